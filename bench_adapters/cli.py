@@ -1,0 +1,222 @@
+"""``python -m bench_adapters``: list, validate, grade and describe tasks of every benchmark."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, NoReturn
+
+from bench_adapters.csvio import read_jsonl
+from bench_adapters.errors import TaskNotPrepared, UnknownTask
+from bench_adapters.registry import list_tasks, resolve_task
+from bench_adapters.report import aggregate_reports
+from bench_adapters.task import CompetitionTask
+
+EXAMPLES = """examples:
+  python -m bench_adapters list --benchmark mlebench --split lite
+  python -m bench_adapters validate --task demo/tabular-binary --submission submission.csv
+  python -m bench_adapters grade --task mlebench/spaceship-titanic --submission submission.csv
+  python -m bench_adapters grade-jsonl --submissions runs.jsonl --out reports/
+  python -m bench_adapters instructions --task demo/digits-image --time-limit 2h --max-steps 50
+
+exit codes: 0 success (for validate: valid), 1 invalid submission (validate only),
+            2 bad input: unknown task, unprepared data, unreadable file, bad arguments"""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """Bad arguments exit 2 with a single line on stderr."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"error: {message} (see --help)\n")
+
+
+class BadInput(Exception):
+    """Anything that should end the command with exit code 2 and one line."""
+
+
+def _task_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--data-dir",
+        help="MLE-bench prepared data (default: $MLEBENCH_DATA_DIR or ~/.cache/mle-bench/data)",
+    )
+    parser.add_argument(
+        "--mlebench-dir",
+        help="upstream mle-bench checkout with leaderboards "
+        "and descriptions (default: $MLEBENCH_DIR)",
+    )
+    parser.add_argument(
+        "--demo-dir",
+        help="demo task cache (default: $SCAFFOLDS_DEMO_DIR or ~/.cache/scaffolds/demo)",
+    )
+
+
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "data_dir": args.data_dir,
+        "mlebench_dir": args.mlebench_dir,
+        "demo_dir": args.demo_dir,
+        "obfuscate": getattr(args, "obfuscate", False) or None,
+    }
+
+
+def _resolve(ref: str, args: argparse.Namespace) -> CompetitionTask:
+    try:
+        return resolve_task(ref, **_options(args))
+    except (UnknownTask, TaskNotPrepared) as e:
+        raise BadInput(str(e)) from e
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = OneLineParser(
+        prog="python -m bench_adapters",
+        description="Benchmark tasks: list them, check and grade submissions, print instructions.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser(
+        "list",
+        help="print task references, one per line",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--benchmark", help="only this benchmark (mlebench, demo)")
+    p.add_argument(
+        "--split", help="only this split (mlebench: all, lite, medium, high, dev, cpu_only)"
+    )
+    p.add_argument("--graded", action="store_true", help="only tasks this package can grade")
+
+    for name, text in (
+        ("validate", "check a submission's format (never a score)"),
+        ("grade", "grade a submission; prints the report as JSON"),
+    ):
+        p = sub.add_parser(
+            name, help=text, epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter
+        )
+        p.add_argument(
+            "--task", required=True, help="e.g. mlebench/spaceship-titanic, demo/tabular-binary"
+        )
+        p.add_argument("--submission", required=True, type=Path, help="the submission CSV")
+        _task_options(p)
+
+    p = sub.add_parser(
+        "grade-jsonl",
+        help="grade upstream-style {competition_id, submission_path} "
+        "lines into <out>/<timestamp>_grading_report.json",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--submissions", required=True, type=Path, help="the JSONL file")
+    p.add_argument("--out", required=True, type=Path, help="folder for the report")
+    _task_options(p)
+
+    p = sub.add_parser(
+        "instructions",
+        help="print the text an agent is given",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--task", required=True)
+    p.add_argument(
+        "--obfuscate", action="store_true", help="no mention of Kaggle or the competition name"
+    )
+    p.add_argument("--hardware", default="a CPU", help='e.g. "a CPU", "1 NVIDIA H100"')
+    p.add_argument("--time-limit", default="24h", help="e.g. 90m, 24h (default: 24h)")
+    p.add_argument("--max-steps", type=int, default=None, help="default: no step limit")
+    _task_options(p)
+    return parser
+
+
+def _print_json(data: Any) -> None:
+    print(json.dumps(data, indent=2))
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    try:
+        refs = list_tasks(args.benchmark, args.split, graded_only=args.graded)
+    except (UnknownTask, ValueError) as e:
+        raise BadInput(str(e)) from e
+    print("\n".join(refs))
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    ok, message = _resolve(args.task, args).validate(args.submission)
+    _print_json({"valid": ok, "message": message})
+    return 0 if ok else 1
+
+
+def cmd_grade(args: argparse.Namespace) -> int:
+    _print_json(_resolve(args.task, args).grade(args.submission))
+    return 0
+
+
+def cmd_grade_jsonl(args: argparse.Namespace) -> int:
+    try:
+        lines = read_jsonl(args.submissions)
+    except (OSError, ValueError) as e:
+        raise BadInput(f"cannot read {args.submissions}: {e}") from e
+    tasks: dict[str, CompetitionTask] = {}
+    reports = []
+    for n, line in enumerate(lines, start=1):
+        if not isinstance(line, dict) or not {"competition_id", "submission_path"} <= line.keys():
+            raise BadInput(f"{args.submissions}: entry {n} lacks competition_id/submission_path")
+        cid = str(line["competition_id"])
+        ref = cid if "/" in cid else f"mlebench/{cid}"
+        if ref not in tasks:
+            tasks[ref] = _resolve(ref, args)
+        reports.append(tasks[ref].grade(Path(str(line["submission_path"]))))
+    summary = aggregate_reports(reports)
+    path = args.out / f"{time.strftime('%Y-%m-%dT%H-%M-%S-%Z', time.gmtime())}_grading_report.json"
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    except OSError as e:
+        raise BadInput(f"cannot write {path}: {e}") from e
+    _print_json(
+        {
+            **{k: v for k, v in summary.items() if k != "competition_reports"},
+            "report_path": str(path),
+        }
+    )
+    return 0
+
+
+def cmd_instructions(args: argparse.Namespace) -> int:
+    from scaffolds.budget import parse_duration
+
+    try:
+        seconds = parse_duration(args.time_limit)
+    except ValueError as e:
+        raise BadInput(str(e)) from e
+    task = _resolve(args.task, args)
+    print(task.instructions(hardware=args.hardware, time_limit_s=seconds, max_steps=args.max_steps))
+    return 0
+
+
+COMMANDS = {
+    "list": cmd_list,
+    "validate": cmd_validate,
+    "grade": cmd_grade,
+    "grade-jsonl": cmd_grade_jsonl,
+    "instructions": cmd_instructions,
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s: %(message)s")
+    try:
+        return COMMANDS[args.command](args)
+    except BadInput as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # e.g. `list | head`: the reader left, nothing to report
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

@@ -1,0 +1,14 @@
+"""aerial-cactus-identification: ROC-AUC of ``has_cactus`` probabilities, matched on ``id``."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ._helpers import auroc_score
+
+ANSWERS = "test.csv"
+SAMPLE_SUBMISSION = "public/sample_submission.csv"
+
+
+def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> float:
+    return auroc_score(submission, answers, id_col="id", target="has_cactus")

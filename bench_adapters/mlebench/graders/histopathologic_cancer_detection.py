@@ -1,0 +1,14 @@
+"""histopathologic-cancer-detection: ROC-AUC of ``label`` probabilities, matched on ``id``."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ._helpers import auroc_score
+
+ANSWERS = "answers.csv"
+SAMPLE_SUBMISSION = "public/sample_submission.csv"
+
+
+def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> float:
+    return auroc_score(submission, answers, id_col="id", target="label")

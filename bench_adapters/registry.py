@@ -1,0 +1,107 @@
+"""Task references -> Task objects, for every benchmark adapter.
+
+A reference is ``<benchmark>/<id>`` (``mlebench/spaceship-titanic``, ``demo/tabular-binary``) or
+a path to a task folder (one holding ``prepared/public`` and ``prepared/private``, named after
+the task id). Adapters are imported only when used; a new benchmark adds one line to
+:data:`ADAPTERS`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any, Protocol
+
+from bench_adapters.errors import UnknownTask
+from bench_adapters.task import CompetitionTask
+
+ADAPTERS: dict[str, str] = {
+    "mlebench": "bench_adapters.mlebench.adapter:MLEBench",
+    "demo": "bench_adapters.demo.adapter:Demo",
+}
+"""Benchmark name -> ``module:Class`` of its adapter."""
+
+OPTIONS = frozenset({"data_dir", "mlebench_dir", "demo_dir", "obfuscate"})
+"""Every option any adapter takes; each adapter ignores the ones meant for other benchmarks."""
+
+
+class Benchmark(Protocol):
+    """What the registry needs from one benchmark's adapter."""
+
+    name: str
+
+    def splits(self) -> list[str]: ...
+
+    def list_ids(self, split: str | None = None, graded_only: bool = False) -> list[str]: ...
+
+    def resolve(self, task_id: str, **options: Any) -> CompetitionTask: ...
+
+    def from_folder(self, folder: Path, **options: Any) -> CompetitionTask | None:
+        """The task in ``folder``, or ``None`` when its id is not one of this benchmark's."""
+        ...
+
+
+def benchmarks() -> list[str]:
+    return list(ADAPTERS)
+
+
+def get_benchmark(name: str) -> Benchmark:
+    if name not in ADAPTERS:
+        raise UnknownTask(f"unknown benchmark {name!r} (known: {', '.join(ADAPTERS)})")
+    module, cls = ADAPTERS[name].split(":")
+    adapter: Benchmark = getattr(importlib.import_module(module), cls)()
+    return adapter
+
+
+def task_folder(path: Path) -> Path | None:
+    """The task folder at ``path`` (it, or its parent when ``path`` is the ``prepared`` dir)."""
+    path = path.expanduser()
+    if (path / "prepared").is_dir():
+        return path
+    if path.name == "prepared" and path.is_dir():
+        return path.parent
+    return None
+
+
+def resolve_task(ref: str, **options: Any) -> CompetitionTask:
+    """Resolve ``ref`` to a Task; options go to the benchmark's adapter (``None`` values dropped).
+
+    Raises ``UnknownTask`` for an unknown reference and ``TaskNotPrepared`` for a known task
+    whose data is missing.
+    """
+    unknown = sorted(set(options) - OPTIONS)
+    if unknown:
+        raise TypeError(f"unknown task option(s) {unknown}; known: {sorted(OPTIONS)}")
+    options = {k: v for k, v in options.items() if v is not None}
+    head, sep, rest = ref.partition("/")
+    if sep and head in ADAPTERS:
+        if not rest:
+            raise UnknownTask(f"unknown task {ref!r}: give an id after {head}/")
+        return get_benchmark(head).resolve(rest, **options)
+    folder = task_folder(Path(ref))
+    if folder is None:
+        raise UnknownTask(
+            f"unknown task {ref!r}: use <benchmark>/<id> ({', '.join(ADAPTERS)}) or a task folder"
+        )
+    for name in ADAPTERS:
+        task = get_benchmark(name).from_folder(folder, **options)
+        if task is not None:
+            return task
+    raise UnknownTask(f"task folder {folder} is not named after any known task id")
+
+
+def list_tasks(
+    benchmark: str | None = None, split: str | None = None, *, graded_only: bool = False
+) -> list[str]:
+    """Task references, ``<benchmark>/<id>``, of one benchmark or all, optionally one split.
+
+    ``graded_only`` keeps the tasks this package can grade (every split id is listed otherwise).
+    """
+    names = [benchmark] if benchmark else benchmarks()
+    adapters = [get_benchmark(n) for n in names]
+    if split is not None:
+        adapters = [a for a in adapters if split in a.splits()]
+        if not adapters:
+            known = sorted({s for n in names for s in get_benchmark(n).splits()})
+            raise ValueError(f"unknown split {split!r} (known: {', '.join(known)})")
+    return [f"{a.name}/{i}" for a in adapters for i in a.list_ids(split, graded_only=graded_only)]

@@ -1,0 +1,124 @@
+"""Run configuration shared by every scaffold, and its one-to-one mapping onto CLI flags."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import types
+import typing
+from pathlib import Path
+from typing import Any, Literal, TypeVar, get_args, get_origin
+
+from pydantic import BaseModel, Field, ValidationError, field_validator
+
+from scaffolds.budget import parse_duration
+from scaffolds.model import ModelConfig
+
+C = TypeVar("C", bound="RunConfig")
+
+
+class RunConfig(ModelConfig):
+    """Options every scaffold shares. Saved whole in ``run.json``."""
+
+    task: str = Field(description="Task reference: mlebench/<id>, demo/<id>, or a task folder")
+    out: Path | None = Field(None, description="Run folder (default runs/<scaffold>-<task>-<time>)")
+    steps: int | None = Field(None, description="Step limit (model turns; AIDE: nodes)")
+    time_limit: float = Field(
+        3600.0, description="Agent time limit, e.g. 90s, 15m, 24h (retry waits not charged)"
+    )
+    cost_limit: float | None = Field(
+        None, description="Stop when model spend reaches this many USD"
+    )
+    seed: int = Field(0, description="Seed for every random choice the scaffold makes")
+    record: Path | None = Field(
+        None, description="Append every model response to this JSONL cassette"
+    )
+    resume: Path | None = Field(None, description="Continue the killed run in this folder")
+    data_dir: Path | None = Field(
+        None, description="MLE-bench prepared data (default $MLEBENCH_DATA_DIR)"
+    )
+    mlebench_dir: Path | None = Field(
+        None, description="Upstream mle-bench checkout, for leaderboards"
+    )
+    obfuscate: bool = Field(
+        False, description="Hide the competition's name and Kaggle from the instructions"
+    )
+    tool_timeout: float = Field(
+        9 * 3600.0, description="Longest single tool call, e.g. 2h (cut to time left)"
+    )
+    output_cap: int = Field(16000, description="Characters of tool output kept (head and tail)")
+    agent_user: str = Field(
+        "agent", description="Unprivileged user the agent's code runs as (when root)"
+    )
+
+    @field_validator("time_limit", "tool_timeout", mode="before")
+    @classmethod
+    def _duration(cls, value: Any) -> float:
+        return parse_duration(value)
+
+    def model_settings(self) -> ModelConfig:
+        return ModelConfig(**{k: getattr(self, k) for k in ModelConfig.model_fields})
+
+
+def _flag_type(annotation: Any) -> tuple[Any, dict[str, Any]]:
+    """argparse ``type``/``choices``/``action`` for a field annotation."""
+    origin = get_origin(annotation)
+    if origin in (types.UnionType, typing.Union):
+        inner = [a for a in get_args(annotation) if a is not type(None)]
+        return _flag_type(inner[0])
+    if origin is Literal:
+        return str, {"choices": list(get_args(annotation))}
+    if annotation is bool:
+        return None, {"action": argparse.BooleanOptionalAction}
+    if annotation is Path:
+        return Path, {}
+    if annotation in (int, float):
+        return str, {}  # validated (and durations parsed) by pydantic
+    return str, {}
+
+
+def build_parser(
+    config_cls: type[BaseModel], prog: str, description: str, example: str
+) -> argparse.ArgumentParser:
+    """One flag per config field (``--time-limit`` for ``time_limit``), help from its description."""
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description=description,
+        epilog=f"example:\n  {example}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    for name, field in config_cls.model_fields.items():
+        flag_type, extra = _flag_type(field.annotation)
+        default = field.default if field.default is not None else None
+        help_text = field.description or ""
+        if default not in (None, False) and not callable(default):
+            help_text += f" (default: {default})"
+        kwargs: dict[str, Any] = {
+            "dest": name,
+            "default": argparse.SUPPRESS,
+            "help": help_text,
+            **extra,
+        }
+        if flag_type is not None and "action" not in extra:
+            kwargs["type"] = flag_type
+        parser.add_argument("--" + name.replace("_", "-"), **kwargs)
+    return parser
+
+
+def parse_config(
+    config_cls: type[C], parser: argparse.ArgumentParser, argv: list[str] | None = None
+) -> C:
+    """Flags -> config; a bad value exits 2 with one line naming the flag."""
+    values = vars(parser.parse_args(argv))
+    if values.get("resume") is not None and "task" not in values:
+        values["task"] = ""  # filled in from the run's saved config
+    if "model" not in values and values.get("resume") is None:
+        parser.error("the following arguments are required: --model")
+    values.setdefault("model", "")
+    try:
+        return config_cls(**values)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        flag = "--" + str(err["loc"][0]).replace("_", "-") if err["loc"] else ""
+        print(f"{parser.prog}: error: {flag}: {err['msg']}", file=sys.stderr)
+        raise SystemExit(2) from None

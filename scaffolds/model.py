@@ -1,0 +1,204 @@
+"""One model client over litellm: any litellm model string, retries, usage and cost."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from scaffolds.messages import (
+    ContextWindowExceeded,
+    ModelError,
+    ModelResponse,
+    ToolCall,
+    Usage,
+)
+from scaffolds.protocols import Message, Model
+from scaffolds.retry import RetryPolicy, call_with_retries
+
+_CONTEXT_PATTERNS = re.compile(
+    r"context length|context window|maximum context|prompt is too long|too many tokens"
+    r"|exceeds the (?:model's )?(?:max|maximum)|context_length_exceeded",
+    re.IGNORECASE,
+)
+
+
+class ModelConfig(BaseModel):
+    """How to reach a model. CLI flags map onto these fields one to one."""
+
+    model: str = Field(description="Any litellm model string, or replay:FILE.jsonl")
+    api_base: str | None = Field(None, description="Base URL of an OpenAI-compatible server")
+    temperature: float | None = Field(
+        None, description="Sampling temperature, if the provider takes one"
+    )
+    reasoning_effort: str | None = Field(
+        None, description="low / medium / high, for reasoning models"
+    )
+    max_output_tokens: int | None = Field(None, description="Cap on tokens per reply")
+    context_window: int | None = Field(
+        None,
+        description="Input window in tokens; overrides litellm's model info (needed for local models)",
+    )
+    request_timeout_s: float = Field(600.0, description="Timeout of one HTTP request")
+    max_attempts: int = Field(
+        6, description="Tries per call for transient errors (429, 5xx, timeouts)"
+    )
+    retry_base_delay_s: float = Field(
+        1.0, description="First backoff step; doubles each retry, jittered"
+    )
+    retry_max_delay_s: float = Field(60.0, description="Largest single backoff wait")
+
+
+def _litellm() -> Any:
+    """Import litellm without letting it fetch its price map from the network."""
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    import litellm
+
+    litellm.telemetry = False
+    litellm.suppress_debug_info = True
+    return litellm
+
+
+def is_transient(exc: BaseException) -> bool:
+    """Rate limits, server errors, timeouts and dropped connections are worth retrying."""
+    import openai
+
+    if isinstance(exc, openai.APITimeoutError | openai.APIConnectionError | openai.RateLimitError):
+        return True
+    status = getattr(exc, "status_code", None)
+    return isinstance(status, int) and (status == 429 or status >= 500)
+
+
+def one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text[:400]}"
+
+
+class LiteLLMModel:
+    """Calls ``litellm.completion`` with no hidden retries of its own; ours are bounded and timed."""
+
+    def __init__(self, config: ModelConfig, rng: random.Random | None = None):
+        self.config = config
+        self.name = config.model
+        self.policy = RetryPolicy(
+            max_attempts=config.max_attempts,
+            base_delay_s=config.retry_base_delay_s,
+            max_delay_s=config.retry_max_delay_s,
+            rng=rng or random.Random(0),
+        )
+
+    def context_window(self) -> int | None:
+        if self.config.context_window:
+            return self.config.context_window
+        try:
+            info = _litellm().get_model_info(self.config.model)
+        except Exception:
+            return None
+        return info.get("max_input_tokens") or info.get("max_tokens")
+
+    def _kwargs(
+        self, messages: list[Message], tools: list[dict[str, Any]] | None, tool_choice: Any
+    ) -> dict[str, Any]:
+        c = self.config
+        kwargs: dict[str, Any] = {
+            "model": c.model,
+            "messages": messages,
+            "timeout": c.request_timeout_s,
+            "num_retries": 0,
+            "max_retries": 0,
+            "drop_params": True,
+        }
+        if tools:
+            kwargs["tools"] = tools
+            if tool_choice is not None:
+                kwargs["tool_choice"] = tool_choice
+        if c.api_base:
+            kwargs["api_base"] = c.api_base
+            if c.model.startswith("openai/") and not os.environ.get("OPENAI_API_KEY"):
+                kwargs["api_key"] = "no-key-needed"
+        for key, value in (
+            ("temperature", c.temperature),
+            ("reasoning_effort", c.reasoning_effort),
+            ("max_tokens", c.max_output_tokens),
+        ):
+            if value is not None:
+                kwargs[key] = value
+        return kwargs
+
+    def complete(
+        self,
+        messages: list[Message],
+        tools: list[dict[str, Any]] | None = None,
+        tool_choice: str | dict[str, Any] | None = None,
+    ) -> ModelResponse:
+        litellm = _litellm()
+        kwargs = self._kwargs(messages, tools, tool_choice)
+        started = time.monotonic()
+        try:
+            outcome = call_with_retries(
+                lambda: litellm.completion(**kwargs), self.policy, is_transient
+            )
+        except litellm.ContextWindowExceededError as exc:
+            raise ContextWindowExceeded(one_line(exc)) from exc
+        except Exception as exc:
+            if _CONTEXT_PATTERNS.search(str(exc)):
+                raise ContextWindowExceeded(one_line(exc)) from exc
+            raise ModelError(f"{self.name}: {one_line(exc)}") from exc
+        response = outcome.value
+        result = _parse(response, _cost(litellm, response))
+        result.retry_wait_s = outcome.waited_s
+        result.latency_s = time.monotonic() - started - outcome.waited_s
+        return result
+
+
+def _cost(litellm: Any, response: Any) -> float | None:
+    try:
+        cost = litellm.completion_cost(completion_response=response)
+    except Exception:
+        return None
+    return float(cost) if cost else None
+
+
+def _parse(response: Any, cost: float | None) -> ModelResponse:
+    message = response.choices[0].message
+    calls = [
+        ToolCall(
+            id=tc.id or f"call_{i}",
+            name=tc.function.name or "",
+            arguments=tc.function.arguments or "",
+        )
+        for i, tc in enumerate(getattr(message, "tool_calls", None) or [])
+    ]
+    u = getattr(response, "usage", None)
+    details = getattr(u, "completion_tokens_details", None)
+    usage = Usage(
+        prompt_tokens=int(getattr(u, "prompt_tokens", 0) or 0),
+        completion_tokens=int(getattr(u, "completion_tokens", 0) or 0),
+        reasoning_tokens=int(getattr(details, "reasoning_tokens", 0) or 0),
+        cost_usd=cost,
+    )
+    return ModelResponse(
+        content=message.content,
+        tool_calls=calls,
+        usage=usage,
+        reasoning_content=getattr(message, "reasoning_content", None),
+    )
+
+
+def make_model(
+    config: ModelConfig, record: Path | None = None, rng: random.Random | None = None
+) -> Model:
+    """``replay:FILE`` gives the replay model; anything else goes to litellm. ``record`` wraps either."""
+    from scaffolds.replay import RecordingModel, ReplayModel
+
+    model: Model
+    if config.model.startswith("replay:"):
+        model = ReplayModel(Path(config.model.removeprefix("replay:")))
+    else:
+        model = LiteLLMModel(config, rng)
+    return RecordingModel(model, record) if record is not None else model

@@ -1,0 +1,116 @@
+"""Deterministic models: replay of recorded responses, recording, and a scripted policy for tests.
+
+A cassette is JSON lines, one assistant message per line in the OpenAI chat shape::
+
+    {"role": "assistant", "content": "...", "tool_calls": [{"id": "c1", "type": "function",
+     "function": {"name": "python", "arguments": "{\\"code\\": \\"print(1)\\"}"}}], "usage": {...}}
+
+``usage`` is optional in hand-written cassettes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from scaffolds.messages import ModelError, ModelExhausted, ModelResponse
+from scaffolds.protocols import Message, Model
+
+
+def load_cassette(path: Path) -> list[dict[str, Any]]:
+    """Read a cassette; a malformed line is a clear error naming the file and line."""
+    if not path.is_file():
+        raise ModelError(f"replay file not found: {path}")
+    records = []
+    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ModelError(f"{path}:{lineno}: not JSON ({exc.msg})") from exc
+        if not isinstance(record, dict) or ("content" not in record and "tool_calls" not in record):
+            raise ModelError(
+                f"{path}:{lineno}: expected an assistant message with content or tool_calls"
+            )
+        records.append(record)
+    return records
+
+
+class ReplayModel:
+    """Returns a cassette's responses in order, with no network."""
+
+    def __init__(self, path: Path, start: int = 0):
+        self.path = path
+        self.name = f"replay:{path}"
+        self._records = load_cassette(path)
+        self.position = start
+        """Index of the next response; scaffolds set it when resuming a run."""
+
+    def complete(
+        self,
+        messages: list[Message],
+        tools: list[dict[str, Any]] | None = None,
+        tool_choice: str | dict[str, Any] | None = None,
+    ) -> ModelResponse:
+        if self.position >= len(self._records):
+            raise ModelExhausted(
+                f"replay file {self.path} has no response left after {len(self._records)}"
+            )
+        record = self._records[self.position]
+        self.position += 1
+        return ModelResponse.from_record(record)
+
+
+class RecordingModel:
+    """Wraps any model and appends each response to a cassette as it arrives."""
+
+    def __init__(self, inner: Model, path: Path):
+        self.inner = inner
+        self.name = inner.name
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+
+    def __getattr__(self, item: str) -> Any:
+        return getattr(self.inner, item)
+
+    def complete(
+        self,
+        messages: list[Message],
+        tools: list[dict[str, Any]] | None = None,
+        tool_choice: str | dict[str, Any] | None = None,
+    ) -> ModelResponse:
+        response = self.inner.complete(messages, tools, tool_choice)
+        with self.path.open("a", encoding="utf-8") as f:
+            f.write(json.dumps(response.to_record()) + "\n")
+        return response
+
+
+Policy = Callable[
+    [list[Message], list[dict[str, Any]] | None], ModelResponse | dict[str, Any] | None
+]
+"""Given the conversation and tools, the next response (a ModelResponse or a cassette-shaped
+dict), or None when the script is over."""
+
+
+class ScriptedModel:
+    """A Python callable decides each response: the deterministic model tests drive scaffolds with."""
+
+    def __init__(self, policy: Policy, name: str = "scripted"):
+        self.policy = policy
+        self.name = name
+        self.calls = 0
+
+    def complete(
+        self,
+        messages: list[Message],
+        tools: list[dict[str, Any]] | None = None,
+        tool_choice: str | dict[str, Any] | None = None,
+    ) -> ModelResponse:
+        result = self.policy(messages, tools)
+        if result is None:
+            raise ModelExhausted(f"scripted model {self.name} ended after {self.calls} responses")
+        self.calls += 1
+        return result if isinstance(result, ModelResponse) else ModelResponse.from_record(result)

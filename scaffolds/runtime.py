@@ -1,0 +1,270 @@
+"""Setting up and closing one run: task, workspace, sandbox, kernel, tools, model, record, grade.
+
+Every scaffold's entry point is ``main_for(Scaffold, ...)``: it parses flags onto the scaffold's
+config, opens (or resumes) the run, lets the scaffold work, and always ends with a graded record.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+from scaffolds.budget import Budget, LimitReached
+from scaffolds.config import RunConfig, build_parser, parse_config
+from scaffolds.messages import ModelError, ModelExhausted
+from scaffolds.model import LiteLLMModel, make_model
+from scaffolds.protocols import Model, Task
+from scaffolds.record import RunRecord, write_json_atomic
+from scaffolds.session import ModelSession
+
+C = TypeVar("C", bound=RunConfig)
+
+
+class RunSetupError(Exception):
+    """Bad input found before the run starts (unknown task, unreadable resume folder, ...)."""
+
+
+def slug(text: str) -> str:
+    """A safe file-name fragment for any model string or task reference."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-.") or "x"
+
+
+def default_run_dir(scaffold: str, task: str) -> Path:
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    return Path("runs") / f"{scaffold}-{slug(task)}-{stamp}"
+
+
+def resolve(config: RunConfig) -> Task:
+    from bench_adapters import TaskNotPrepared, UnknownTask, resolve_task
+
+    options = {
+        "data_dir": config.data_dir,
+        "mlebench_dir": config.mlebench_dir,
+        "obfuscate": config.obfuscate,
+    }
+    try:
+        return resolve_task(config.task, **{k: v for k, v in options.items() if v})
+    except (UnknownTask, TaskNotPrepared) as exc:
+        raise RunSetupError(str(exc).splitlines()[0]) from exc
+
+
+@dataclass
+class Run:
+    """Everything one scaffold run works with. Built by ``open_run``; closed by ``finish``."""
+
+    config: RunConfig
+    scaffold: str
+    dir: Path
+    task: Task
+    record: RunRecord
+    budget: Budget
+    session: ModelSession
+    rng: random.Random
+    workspace: Any
+    sandbox: Any
+    kernel: Any
+    hardware: str
+    resumed: bool
+
+    @property
+    def submission_path(self) -> Path:
+        return self.workspace.root / self.task.submission_relpath
+
+    def toolset(self, include_answer: bool) -> Any:
+        from tools import Toolset
+
+        return Toolset.standard(
+            self.workspace,
+            self.sandbox,
+            self.kernel,
+            validate=self.task.validate,
+            submission_relpath=self.task.submission_relpath,
+            time_left=self.budget.time_left,
+            include_answer=include_answer,
+            tool_timeout_s=self.config.tool_timeout,
+            output_cap=self.config.output_cap,
+        )
+
+    def instructions(self) -> str:
+        return self.task.instructions(
+            hardware=self.hardware, time_limit_s=self.config.time_limit, max_steps=self.config.steps
+        )
+
+    def checkpoint(self, **fields: Any) -> None:
+        """Save progress counters in run.json (steps, usage, agent time) so a resume can continue."""
+        self.record.update(
+            steps=self.budget.steps,
+            agent_time_s=round(self.budget.elapsed(), 3),
+            usage=self.session.usage.to_dict(),
+            model_calls=self.session.calls,
+            **fields,
+        )
+
+    def finish(self, status: str, error: str | None = None) -> dict[str, Any]:
+        """Keep submission/ and code/ beside the record, grade, and write the final run.json."""
+        for name in ("submission", "code"):
+            src = self.workspace.root / name
+            if src.is_dir():
+                shutil.copytree(src, self.dir / name, dirs_exist_ok=True)
+        kept = self.dir / self.task.submission_relpath
+        try:
+            grade = self.task.grade(kept)
+        except Exception as exc:  # a grader fault must not lose the run
+            grade = {"error": f"{type(exc).__name__}: {exc}", "valid_submission": False}
+        write_json_atomic(self.dir / "grade.json", grade)
+        self.checkpoint()
+        self.record.event("end", status=status, error=error)
+        self.record.finish(status, error=error, grade=grade)
+        return grade
+
+    def close(self) -> None:
+        if self.kernel is not None:
+            self.kernel.shutdown()
+
+
+def open_run(
+    config: RunConfig, scaffold: str, model: Model | None = None, start_kernel: bool = True
+) -> Run:
+    """Create a new run folder, or reopen ``config.resume``; ``model`` overrides ``config.model``."""
+    from tools import PythonKernel, Sandbox, Workspace, hardware_line
+
+    resumed = config.resume is not None
+    if resumed:
+        run_dir = Path(config.resume)  # type: ignore[arg-type]
+        saved = run_dir / "run.json"
+        if not saved.is_file():
+            raise RunSetupError(f"cannot resume: {saved} does not exist")
+        summary = json.loads(saved.read_text(encoding="utf-8"))
+        overrides = config.model_dump(exclude_unset=True, exclude={"resume", "task", "model"})
+        config = type(config)(**{**summary["config"], **overrides, "resume": run_dir})
+    else:
+        run_dir = config.out or default_run_dir(scaffold, config.task)
+        if (run_dir / "run.json").exists():
+            raise RunSetupError(
+                f"{run_dir} already holds a run; use --resume {run_dir} to continue it"
+            )
+    task = resolve(config)
+    if model is None:
+        model = make_model(config.model_settings(), record=config.record, rng=random.Random(config.seed + 1))
+    run_dir = run_dir.absolute()
+    run_dir.mkdir(parents=True, exist_ok=True)
+    os.chmod(run_dir, 0o711)  # the agent may pass through to its workspace, but not list the record
+    record = RunRecord(run_dir)
+
+    budget = Budget(config.time_limit, config.steps, config.cost_limit)
+    if resumed:
+        budget.charge_elapsed(float(record.summary.get("agent_time_s") or 0.0))
+        budget.steps = int(record.summary.get("steps") or 0)
+    rng = random.Random(config.seed)
+    if model is None:
+        model = make_model(
+            config.model_settings(), record=config.record, rng=random.Random(config.seed + 1)
+        )
+    window = config.context_window
+    if window is None and isinstance(model, LiteLLMModel):
+        window = model.context_window()
+    session = ModelSession(
+        model, record, budget, window=window, reserve=config.max_output_tokens or 4096
+    )
+    if resumed:
+        from scaffolds.messages import Usage
+
+        session.usage = Usage.from_dict(record.summary.get("usage"))
+        session.calls = int(record.summary.get("model_calls") or 0)
+
+    ws_root = run_dir / "workspace"
+    workspace = (
+        Workspace.open(ws_root)
+        if resumed and ws_root.exists()
+        else Workspace.create(ws_root, task.public_dir)
+    )
+    sandbox = Sandbox.create(workspace, agent_user=config.agent_user)
+    kernel = None
+    if start_kernel:
+        kernel = PythonKernel(sandbox, cwd=workspace.root, output_cap=config.output_cap)
+        kernel.start()
+    record.start(
+        scaffold=scaffold,
+        task=config.task,
+        benchmark=task.benchmark,
+        model=model.name,
+        seed=config.seed,
+        config=config.model_dump(mode="json"),
+        isolation=sandbox.note,
+    )
+    record.event("start", resumed=resumed, scaffold=scaffold, task=config.task, model=model.name)
+    return Run(config, scaffold, run_dir, task, record, budget, session, rng, workspace, sandbox, kernel,
+               hardware_line(), resumed)  # fmt: skip
+
+
+class Scaffold(Protocol):
+    def __call__(self, run: Run) -> str:
+        """Work until done; return the final status (e.g. ``submitted``)."""
+        ...
+
+
+def execute(run: Run, scaffold: Scaffold) -> tuple[str, dict[str, Any]]:
+    """Run a scaffold and always finish the record, whatever ends it."""
+    error = None
+    try:
+        status = scaffold(run)
+    except ModelExhausted as exc:
+        status, error = "model_exhausted", str(exc)
+    except LimitReached as exc:
+        status, error = exc.status, str(exc)
+    except ModelError as exc:
+        status, error = "model_error", str(exc)
+    except KeyboardInterrupt:
+        status, error = "interrupted", "interrupted by the user"
+    except Exception as exc:
+        status, error = "harness_error", f"{type(exc).__name__}: {exc}"
+        run.record.event("error", source="harness", traceback=traceback.format_exc())
+    try:
+        grade = run.finish(status, error)
+    finally:
+        run.close()
+    return status, grade
+
+
+def main_for(
+    scaffold_name: str,
+    config_cls: type[C],
+    make_scaffold: Callable[[C], Scaffold],
+    description: str,
+    example: str,
+    argv: list[str] | None = None,
+) -> int:
+    """The body of ``python -m scaffolds.<name>``: flags -> run -> summary line; exit 2 on bad input."""
+    prog = f"python -m scaffolds.{scaffold_name}"
+    parser = build_parser(config_cls, prog, description, example)
+    config = parse_config(config_cls, parser, argv)
+    started = time.monotonic()
+    try:
+        run = open_run(config, scaffold_name)
+    except (RunSetupError, ModelError, RuntimeError, FileExistsError, FileNotFoundError) as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return 2
+    status, grade = execute(run, make_scaffold(run.config))  # type: ignore[arg-type]
+    print(summary_line(run, status, grade, time.monotonic() - started))
+    return 0
+
+
+def summary_line(run: Run, status: str, grade: dict[str, Any], wall_s: float) -> str:
+    medal = next((m for m in ("gold", "silver", "bronze") if grade.get(f"{m}_medal")), None)
+    return (
+        f"{run.scaffold} on {run.config.task}: status={status} steps={run.budget.steps} "
+        f"valid={grade.get('valid_submission')} score={grade.get('score')} medal={medal or 'none'} "
+        f"reward={grade.get('normalized_reward')} tokens={run.session.usage.prompt_tokens + run.session.usage.completion_tokens} "
+        f"cost={run.session.usage.cost_usd} wall={wall_s:.1f}s\nrecord: {run.dir / 'run.json'}"
+    )
