@@ -156,7 +156,9 @@ def open_run(
             )
     task = resolve(config)
     if model is None:
-        model = make_model(config.model_settings(), record=config.record, rng=random.Random(config.seed + 1))
+        model = make_model(
+            config.model_settings(), record=config.record, rng=random.Random(config.seed + 1)
+        )
     run_dir = run_dir.absolute()
     run_dir.mkdir(parents=True, exist_ok=True)
     os.chmod(run_dir, 0o711)  # the agent may pass through to its workspace, but not list the record

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from scaffolds.budget import Budget
@@ -10,8 +11,24 @@ from scaffolds.messages import ContextWindowExceeded, ModelError, ModelResponse,
 from scaffolds.protocols import Message, Model
 from scaffolds.record import RunRecord
 
-SHRINK_ON_PROVIDER_REFUSAL = 0.75
+SHRINK_ON_PROVIDER_REFUSAL = 0.5
+"""Without a stated limit in the provider's error, each refusal halves the prompt."""
+MARGIN_UNDER_STATED_LIMIT = 0.85
+"""Our token counts are estimates: aim this far under a limit the provider states."""
 MAX_REFUSALS = 4
+_STATED_LIMIT = re.compile(
+    r"(?:context length|context window|limit) (?:is|of) (\d[\d,]*) tokens", re.I
+)
+
+
+def next_limit(current: int, error: str) -> int:
+    """A smaller token limit after the provider refused ``current`` tokens with ``error``."""
+    stated = _STATED_LIMIT.search(error)
+    if stated:
+        return int(
+            min(current * 0.9, int(stated.group(1).replace(",", "")) * MARGIN_UNDER_STATED_LIMIT)
+        )
+    return int(current * SHRINK_ON_PROVIDER_REFUSAL)
 
 
 class ModelSession:
@@ -83,8 +100,7 @@ class ModelSession:
                     raise ModelError(
                         f"prompt still too long after {refusal} truncations: {exc}"
                     ) from exc
-                current = sum(self._size(m) for m in prompt)
-                limit = int(min(limit or current, current) * SHRINK_ON_PROVIDER_REFUSAL)
+                limit = next_limit(sum(self._size(m) for m in prompt), str(exc))
                 self.limit = limit
                 prompt = self._fit(messages, limit, f"provider refused: {exc}")
         self.calls += 1

@@ -1,0 +1,86 @@
+"""The ``validate_submission`` and ``answer`` tools.
+
+Both read the submission as the agent user into a harness-private copy and hand that copy to
+the task's validator, so the agent cannot make the harness read a file it could not read
+itself. The validator checks the format only; no score is ever shown.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from tools import agent_io
+from tools.errors import ToolError
+from tools.result import Observation
+from tools.sandbox import Sandbox
+from tools.workspace import Workspace
+
+Validator = Callable[[Path], tuple[bool, str]]
+"""The task's ``validate(path) -> (ok, message)``."""
+
+
+def _check(
+    sandbox: Sandbox, path: Path, validate: Validator, keep_at: Path | None
+) -> tuple[bool, str]:
+    """Validate the agent-readable file at ``path``; if valid and ``keep_at`` is given, put
+    the validated bytes there (as the agent)."""
+    kind = agent_io.path_kind(sandbox, path)
+    if kind == "missing":
+        raise ToolError(f"There is no file at {path}.")
+    if kind == "directory":
+        raise ToolError(f"{path} is a directory; give the submission file.")
+    with tempfile.TemporaryDirectory(prefix="scaffolds-submission-") as private:
+        copy = Path(private) / path.name
+        agent_io.copy_out(sandbox, path, copy)
+        ok, message = validate(copy)
+        if ok and keep_at is not None:
+            agent_io.write_bytes(sandbox, keep_at, copy.read_bytes())
+    return ok, message
+
+
+def make_submission_tools(
+    workspace: Workspace, sandbox: Sandbox, validate: Validator, submission_relpath: str
+) -> tuple[Callable[..., str], Callable[..., Observation]]:
+    """The ``validate_submission`` and ``answer`` tool functions for one task."""
+    default = workspace.resolve(submission_relpath)
+
+    def target(path: str | None) -> Path:
+        return default if path is None else workspace.resolve(path)
+
+    def validate_submission(path: str | None = None) -> str:
+        """Check that a submission file has the format the task expects. This never
+        reveals a score.
+
+        Args:
+            path: The file to check, absolute or relative to the workspace root. Default:
+                the task's submission path.
+        """
+        where = target(path)
+        ok, message = _check(sandbox, where, validate, None)
+        verdict = "is a valid submission" if ok else "is NOT a valid submission"
+        return f"{where} {verdict}" + (f": {message}" if message else ".")
+
+    def answer(path: str | None = None) -> Observation:
+        """Submit your final answer and end the run. The file is checked first; if its
+        format is wrong nothing is submitted and you can fix it and call answer again.
+
+        Args:
+            path: The submission file, absolute or relative to the workspace root. Default:
+                the task's submission path (a file elsewhere is copied there once valid).
+        """
+        where = target(path)
+        ok, message = _check(sandbox, where, validate, None if where == default else default)
+        if not ok:
+            raise ToolError(f"Submission rejected, nothing was submitted: {message}")
+        copied = "" if where == default else f" (copied to {default})"
+        detail = f" ({message})" if message else ""
+        return Observation(
+            text=f"Submission accepted: {where}{copied} passed the format check{detail}. "
+            "The run ends here.",
+            kind="ok",
+            submitted=True,
+        )
+
+    return validate_submission, answer
