@@ -13,7 +13,7 @@ TASK ?= demo/tabular-binary
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q -U pip setuptools wheel
-	$(PY) -m pip install -q -e '.[dev,local]'
+	$(PY) -m pip install -q -e '.[dev,local,ray]'
 	touch $@
 
 install: $(VENV)/.installed
