@@ -45,6 +45,20 @@ def gguf_path() -> Path:
     return path
 
 
+_SERVE_WHILE_PARENT_LIVES = """
+import os, runpy, sys, threading, time
+parent = os.getppid()
+def watch():
+    while os.getppid() == parent:
+        time.sleep(1)
+    os._exit(0)
+threading.Thread(target=watch, daemon=True).start()
+sys.argv = ["llama_cpp.server", *sys.argv[1:]]
+runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
+"""
+"""Runs llama.cpp's server, but ends it when the harness dies, even by SIGKILL."""
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -84,7 +98,7 @@ class LocalLLM:
             ) from exc
         port = free_port()
         argv = [
-            sys.executable, "-m", "llama_cpp.server",
+            sys.executable, "-c", _SERVE_WHILE_PARENT_LIVES,
             "--model", str(gguf_path()),
             "--model_alias", ALIAS,
             "--host", "127.0.0.1",

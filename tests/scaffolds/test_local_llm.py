@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -75,6 +77,25 @@ def test_server_stops_cleanly() -> None:
     server.stop()
     assert server.process.poll() is not None
     with pytest.raises(ProcessLookupError):
-        import os
-
         os.kill(pid, 0)
+
+
+def test_server_dies_with_a_killed_harness() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import os\nfrom scaffolds.local_llm import LocalLLM\n"
+        "llm = LocalLLM.start(n_ctx=512)\nprint(llm.process.pid, flush=True)\nos._exit(9)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=180)
+    pid = int(out.stdout.strip())
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        stat = Path(f"/proc/{pid}/stat")
+        if not stat.exists() or " Z " in stat.read_text():  # gone, or a zombie awaiting its reaper
+            break
+        time.sleep(0.5)
+    else:
+        os.kill(pid, 9)
+        raise AssertionError("the llama.cpp server outlived its harness")
