@@ -1,0 +1,5 @@
+import sys
+
+from baselines.cli import main
+
+sys.exit(main())

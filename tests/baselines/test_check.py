@@ -1,0 +1,159 @@
+"""``python -m baselines check`` on synthetic fixtures, demo tasks and stand-in leaderboards."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from baselines.cli import main
+from bench_adapters.mlebench import split_ids
+from bench_adapters.mlebench.synthetic import make_prepared
+from tests.baselines.helpers import CPU_ONLY, RunCli, write_checkout, write_pizza
+
+MEDAL_EXPECTATIONS = {"gold medal", "not above median", "above median"}
+
+
+def check(argv: list[str]) -> int:
+    """``python -m baselines check ARGV`` in this process."""
+    return main(["check", *argv])
+
+
+def outcomes(report: dict[str, Any]) -> list[dict[str, Any]]:
+    return [dict(o, task=t["task"]) for t in report["tasks"] for o in t["outcomes"]]
+
+
+def test_without_leaderboards_medals_are_skipped_never_passed(
+    run_cli: RunCli, mlebench_data: Path, tmp_path: Path
+) -> None:
+    result = run_cli(
+        "check", "--split", "cpu_only", "--data-dir", str(mlebench_data), "--out", str(tmp_path)
+    )
+    assert result.returncode == 0, result.stderr
+    report = json.loads((tmp_path / "check.json").read_text())
+    assert report["summary"]["tasks_checked"] == 7 and report["summary"]["failed"] == 0
+    for o in outcomes(report):
+        if o["expectation"] in MEDAL_EXPECTATIONS:
+            assert o["status"] == "skip" and o["evidence"].startswith("no leaderboard"), o
+        else:
+            assert o["status"] == "pass", o
+    # Each task: 2 gold, 2 sample, 3 baseline, 2 corrupted expectations.
+    assert report["summary"] == {
+        "ok": True,
+        "passed": 7 * 6,
+        "failed": 0,
+        "skipped": 7 * 3,
+        "tasks_checked": 7,
+        "tasks_skipped": 0,
+    }
+    assert "SKIP" in result.stdout and "7 task(s) checked" in result.stdout
+    rejected = [
+        o for o in outcomes(report) if o["submission"] in ("missing-column", "wrong-row-count")
+    ]
+    assert len(rejected) == 14 and all(o["evidence"].startswith("rejected: ") for o in rejected)
+
+
+def test_with_leaderboards_every_expectation_holds(
+    run_cli: RunCli, mlebench_data: Path, fair_checkout: Path, tmp_path: Path
+) -> None:
+    result = run_cli(
+        "check",
+        "--split",
+        "cpu_only",
+        "--data-dir",
+        str(mlebench_data),
+        "--mlebench-dir",
+        str(fair_checkout),
+        "--out",
+        str(tmp_path),
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    report = json.loads((tmp_path / "check.json").read_text())
+    assert report["summary"]["passed"] == 7 * 9 and report["summary"]["skipped"] == 0
+    gold = [o for o in outcomes(report) if o["expectation"] == "gold medal"]
+    assert len(gold) == 7 and all("gold needs" in o["evidence"] for o in gold)
+    for cid in CPU_ONLY:  # each baseline's files are kept
+        folder = tmp_path / f"mlebench-{cid}" / "baseline"
+        assert (folder / "submission.csv").is_file() and (folder / "grade.json").is_file()
+        assert "val " in (folder / "log.txt").read_text()
+
+
+def test_a_failed_expectation_exits_1_naming_task_expectation_and_evidence(
+    mlebench_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A field whose median only the answers reach: the baseline is not above it."""
+    checkout = write_checkout(tmp_path / "hard", mlebench_data, ["spaceship-titanic"], 0.999)
+    out = tmp_path / "out"
+    argv = ["--tasks", "spaceship-titanic", "--data-dir", str(mlebench_data)]
+    assert check([*argv, "--mlebench-dir", str(checkout), "--out", str(out)]) == 1
+    failures = [line for line in capsys.readouterr().err.splitlines() if line.startswith("FAIL ")]
+    assert len(failures) == 1
+    assert failures[0].startswith("FAIL mlebench/spaceship-titanic: baseline: above median: score ")
+    assert "vs median" in failures[0] and "(higher is better)" in failures[0]
+    report = json.loads((out / "check.json").read_text())
+    assert report["summary"]["ok"] is False and report["summary"]["failed"] == 1
+    assert report["failures"] == [f.removeprefix("FAIL ") for f in failures]
+
+
+def test_unprepared_tasks_are_listed_as_skipped_with_the_reason(
+    demo_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    refs = "mlebench/spaceship-titanic,demo/tabular-regression"
+    argv = ["--tasks", refs, "--smoke", "--data-dir", str(empty), "--demo-dir", str(demo_dir)]
+    assert check([*argv, "--out", str(tmp_path / "a")]) == 0
+    report = json.loads((tmp_path / "a" / "check.json").read_text())
+    skipped, checked = report["tasks"]
+    assert skipped["task"] == "mlebench/spaceship-titanic" and skipped["status"] == "skipped"
+    assert "data not prepared" in skipped["reason"] and skipped["outcomes"] == []
+    assert checked["task"] == "demo/tabular-regression" and checked["status"] == "checked"
+    assert "mlebench/spaceship-titanic: skipped (" in capsys.readouterr().out
+
+    argv = ["--tasks", "spaceship-titanic", "--data-dir", str(empty)]
+    assert check([*argv, "--out", str(tmp_path / "b")]) == 1  # nothing checked is not a pass
+    assert "nothing was checked" in capsys.readouterr().err
+    assert json.loads((tmp_path / "b" / "check.json").read_text())["summary"]["ok"] is False
+
+
+def test_lite_split_checks_tasks_without_a_baseline_and_skips_the_rest(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    make_prepared("nomad2018-predict-transparent-conductors", data, seed=2)
+    write_pizza(data)
+    argv = ["--split", "lite", "--smoke", "--data-dir", str(data), "--out", str(tmp_path / "out")]
+    assert check(argv) == 0
+    report = json.loads((tmp_path / "out" / "check.json").read_text())
+    by_task = {t["task"]: t for t in report["tasks"]}
+    assert set(by_task) == {f"mlebench/{i}" for i in split_ids("lite")}
+    assert report["summary"]["tasks_checked"] == 2 and report["summary"]["tasks_skipped"] == 20
+    pizza = {
+        (o["submission"], o["expectation"]): o
+        for o in by_task["mlebench/random-acts-of-pizza"]["outcomes"]
+    }
+    no_baseline = pizza.pop(("baseline", "valid, above median"))
+    assert (
+        no_baseline["status"] == "skip" and no_baseline["evidence"] == "no baseline for this task"
+    )
+    assert set(pizza) == {
+        ("gold", "valid"),
+        ("gold", "gold medal"),
+        ("sample", "valid"),
+        ("sample", "not above median"),
+        ("missing-column", "invalid, with a message"),
+        ("wrong-row-count", "invalid, with a message"),
+    }
+    assert pizza[("gold", "valid")]["evidence"] == "score 1"
+    for key in [("gold", "gold medal"), ("sample", "not above median")]:
+        assert pizza[key]["status"] == "skip"  # no leaderboard
+    nomad = by_task["mlebench/nomad2018-predict-transparent-conductors"]["outcomes"]
+    assert {o["status"] for o in nomad if o["submission"] == "baseline"} == {"pass", "skip"}
+
+
+def test_demo_split_meets_every_expectation_against_real_leaderboards(
+    demo_dir: Path, tmp_path: Path
+) -> None:
+    assert check(["--split", "demo", "--demo-dir", str(demo_dir), "--out", str(tmp_path)]) == 0
+    report = json.loads((tmp_path / "check.json").read_text())
+    assert report["summary"]["passed"] == 3 * 9 and report["summary"]["skipped"] == 0
