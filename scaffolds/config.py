@@ -89,10 +89,11 @@ def build_parser(
     )
     for name, field in config_cls.model_fields.items():
         flag_type, extra = _flag_type(field.annotation)
-        default = field.default if field.default is not None else None
         help_text = field.description or ""
-        if default not in (None, False) and not callable(default):
-            help_text += f" (default: {default})"
+        if field.is_required():
+            help_text += " (required)"
+        elif field.default not in (None, False):
+            help_text += f" (default: {field.default})"
         kwargs: dict[str, Any] = {
             "dest": name,
             "default": argparse.SUPPRESS,

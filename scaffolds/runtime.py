@@ -22,7 +22,7 @@ from typing import Any, Protocol, TypeVar
 
 from scaffolds.budget import Budget, LimitReached
 from scaffolds.config import RunConfig, build_parser, parse_config
-from scaffolds.messages import ModelError, ModelExhausted
+from scaffolds.messages import ModelError, ModelExhausted, Usage
 from scaffolds.model import LiteLLMModel, make_model
 from scaffolds.protocols import Model, Task
 from scaffolds.record import RunRecord, write_json_atomic
@@ -115,9 +115,12 @@ class Run:
         """Keep submission/ and code/ beside the record, grade, and write the final run.json."""
         for name in ("submission", "code"):
             src = self.workspace.root / name
-            if src.is_dir():
-                shutil.copytree(src, self.dir / name, dirs_exist_ok=True)
+            if src.is_dir() and not src.is_symlink():
+                # links stay links: the harness (root) never follows a link the agent made
+                shutil.copytree(src, self.dir / name, symlinks=True, dirs_exist_ok=True)
         kept = self.dir / self.task.submission_relpath
+        if kept.is_symlink():
+            kept.unlink()  # it could point at the private answers; only a real file is graded
         try:
             grade = self.task.grade(kept)
         except Exception as exc:  # a grader fault must not lose the run
@@ -164,27 +167,6 @@ def open_run(
     os.chmod(run_dir, 0o711)  # the agent may pass through to its workspace, but not list the record
     record = RunRecord(run_dir)
 
-    budget = Budget(config.time_limit, config.steps, config.cost_limit)
-    if resumed:
-        budget.charge_elapsed(float(record.summary.get("agent_time_s") or 0.0))
-        budget.steps = int(record.summary.get("steps") or 0)
-    rng = random.Random(config.seed)
-    if model is None:
-        model = make_model(
-            config.model_settings(), record=config.record, rng=random.Random(config.seed + 1)
-        )
-    window = config.context_window
-    if window is None and isinstance(model, LiteLLMModel):
-        window = model.context_window()
-    session = ModelSession(
-        model, record, budget, window=window, reserve=config.max_output_tokens or 4096
-    )
-    if resumed:
-        from scaffolds.messages import Usage
-
-        session.usage = Usage.from_dict(record.summary.get("usage"))
-        session.calls = int(record.summary.get("model_calls") or 0)
-
     ws_root = run_dir / "workspace"
     workspace = (
         Workspace.open(ws_root)
@@ -196,6 +178,22 @@ def open_run(
     if start_kernel:
         kernel = PythonKernel(sandbox, cwd=workspace.root, output_cap=config.output_cap)
         kernel.start()
+    # the agent's clock starts once its workspace and kernel are ready
+    budget = Budget(config.time_limit, config.steps, config.cost_limit)
+    if resumed:
+        budget.charge_elapsed(float(record.summary.get("agent_time_s") or 0.0))
+        budget.steps = int(record.summary.get("steps") or 0)
+    rng = random.Random(config.seed)
+    window = config.context_window
+    if window is None and isinstance(model, LiteLLMModel):
+        window = model.context_window()
+    session = ModelSession(
+        model, record, budget, window=window, reserve=config.max_output_tokens or 4096
+    )
+    if resumed:
+        session.usage = Usage.from_dict(record.summary.get("usage"))
+        session.calls = int(record.summary.get("model_calls") or 0)
+
     record.start(
         scaffold=scaffold,
         task=config.task,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -90,6 +91,9 @@ class ModelSession:
         purpose: str = "step",
     ) -> ModelResponse:
         limit = self.limit
+        if limit is not None and tools:
+            # the tool schemas travel with every prompt and take their share of the window
+            limit = max(256, limit - approx_tokens({"content": json.dumps(tools)}))
         prompt = self._fit(messages, limit, "window")
         for refusal in range(MAX_REFUSALS + 1):
             try:
