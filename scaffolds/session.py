@@ -70,6 +70,7 @@ class ModelSession:
         if limit is None:
             return messages
         sizes = [self._size(m) for m in messages]
+        self._sizes = {id(m): (m, n) for m, n in zip(messages, sizes, strict=True)}  # stays bounded
         prompt, trunc = fit(messages, limit, self.count, sizes)
         if trunc.happened():
             self.record.event(

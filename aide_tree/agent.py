@@ -1,0 +1,289 @@
+"""AIDE: grow a tree of solution scripts by drafting, improving and debugging (Jiang et al., 2025).
+
+One step makes one node: the search policy picks an operator and a parent, the model writes a
+plan and a script, the script runs in a clean kernel namespace, the feedback model reviews the
+run, and the node is appended to the journal. Variants subclass ``Aide`` and override a method
+(``policy``, ``propose``, ``review``, ``is_buggy``, ``record``, ...).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from typing import Any, cast
+
+from aide_tree.config import AideConfig
+from aide_tree.journal import Journal, Node
+from aide_tree.operators import operator_messages, review_messages
+from aide_tree.policy import Decision, search_policy
+from aide_tree.preview import data_preview
+from aide_tree.prompts import render, tool_schema
+from aide_tree.reply import parse_reply
+from aide_tree.review import TOOL_NAME, Review, parse_review
+from aide_tree.submissions import Submissions
+from aide_tree.tree_html import write_tree
+from bench_adapters.instructions import format_duration
+from scaffolds.messages import ModelResponse, Usage
+from scaffolds.model import LiteLLMModel, make_model
+from scaffolds.protocols import Message
+from scaffolds.replay import ReplayModel
+from scaffolds.runtime import Run
+from scaffolds.session import ModelSession
+
+
+class Aide:
+    """One AIDE search over one run: ``Aide(run).search()`` works until a limit ends it."""
+
+    policy = staticmethod(search_policy)
+
+    def __init__(self, run: Run):
+        self.run = run
+        self.config = cast(AideConfig, run.config)
+        self.feedback = self.feedback_session()
+        self.journal = Journal.open(run.dir / "journal.jsonl", run.task.is_lower_better)
+        self.submissions = Submissions(
+            run.workspace.root,
+            run.task.submission_relpath,
+            run.task.validate,
+            run.dir,
+            owner_uid=run.sandbox.uid if run.sandbox.isolated else None,
+        )
+        self._instructions = ""
+        self._preview = ""
+        self._spent = Usage()
+        self._calls = [0, 0]  # this step's responses from the main and the feedback model
+        if len(self.journal):
+            self.continue_journal()
+
+    def search(self) -> str:
+        """Step until a limit (time, steps, cost) or the model ends the run; the caller maps
+        those exceptions to the run's status."""
+        try:
+            while True:
+                self.run.budget.check()
+                self.step()
+        finally:
+            self.close()
+
+    def step(self) -> Node:
+        decision = self.policy(self.journal, self.config, self.run.rng)
+        self._spent, self._calls = Usage(), [0, 0]
+        plan, code = self.propose(decision)
+        node = Node(
+            id=len(self.journal),
+            parent_id=None if decision.parent is None else decision.parent.id,
+            step=self.run.budget.steps + 1,
+            operator=decision.operator,
+            plan=plan,
+            code=code,
+        )
+        node = self.judge(self.execute(node)) if code else replace(node, review=render("no_code"))
+        node = replace(
+            node,
+            usage=self._spent.to_dict(),
+            model_calls=self._calls[0],
+            feedback_calls=self._calls[1],
+        )
+        self.record(node)
+        return node
+
+    # operators
+
+    def propose(self, decision: Decision) -> tuple[str, str]:
+        """The operator's plan and script; one format reminder when the answer has no code."""
+        messages = operator_messages(
+            decision,
+            self.journal,
+            self.instructions(),
+            self.implementation_notes(),
+            self.data_preview(),
+            self.config.memory_nodes,
+        )
+        response = self.ask(self.run.session, messages, decision.operator)
+        plan, code = parse_reply(response.content)
+        if not code:
+            messages += [response.message(), {"role": "user", "content": render("format_reminder")}]
+            response = self.ask(self.run.session, messages, f"{decision.operator}_retry")
+            plan, code = parse_reply(response.content)
+        return plan, code
+
+    def instructions(self) -> str:
+        """The task's instructions (they state the run's limits, not what is left of them)."""
+        if not self._instructions:
+            self._instructions = self.run.instructions()
+        return self._instructions
+
+    def data_preview(self) -> str:
+        if not self._preview:
+            self._preview = data_preview(self.run.workspace.data, self.config.preview_chars)
+        return self._preview
+
+    def implementation_notes(self) -> str:
+        left = self.run.budget.steps_left()
+        return render(
+            "implementation",
+            submission_path=self.run.task.submission_relpath,
+            exec_timeout=format_duration(self.exec_timeout()),
+            time_left=format_duration(self.run.budget.time_left()),
+            steps_left="no limit" if left is None else max(0, left - 1),
+            hardware=self.run.hardware,
+        )
+
+    # running and reviewing
+
+    def exec_timeout(self) -> float:
+        return max(1.0, min(self.config.exec_timeout, self.run.budget.time_left()))
+
+    def execute(self, node: Node) -> Node:
+        """Run the script as a fresh program (clean namespace, warm imports) and check what it
+        left at the submission path."""
+        self.submissions.clear()
+        result = self.run.kernel.run_clean(node.code, self.exec_timeout())
+        check = self.submissions.collect(node.id)
+        node = replace(
+            node,
+            output=result.output,
+            exit_code=result.exit_code,
+            timed_out=result.timed_out,
+            duration_s=round(result.duration_s, 3),
+            exception=result.error,
+            submission=check.path,
+            submission_valid=check.valid,
+            validation=check.message,
+        )
+        fields = ("exit_code", "timed_out", "duration_s", "exception", "submission_valid")
+        self.run.record.event("execution", node=node.id, **{f: getattr(node, f) for f in fields})
+        return node
+
+    def judge(self, node: Node) -> Node:
+        review = self.review(node)
+        summary = review.summary
+        if review.problem is not None:
+            summary = render("review_unreadable", problem=review.problem)
+        return replace(
+            node, review=summary, metric=review.metric, is_buggy=self.is_buggy(node, review)
+        )
+
+    def review(self, node: Node) -> Review:
+        response = self.ask(
+            self.feedback,
+            review_messages(node, self.instructions()),
+            "review",
+            tools=[tool_schema(TOOL_NAME)],
+            tool_choice={"type": "function", "function": {"name": TOOL_NAME}},
+        )
+        return parse_review(response)
+
+    def is_buggy(self, node: Node, review: Review) -> bool:
+        return (
+            node.exit_code != 0
+            or node.timed_out
+            or review.is_bug
+            or review.metric is None
+            or not node.submission_valid
+        )
+
+    # records
+
+    def ask(
+        self, session: ModelSession, messages: list[Message], purpose: str, **options: Any
+    ) -> ModelResponse:
+        response = session.call(messages, purpose=purpose, **options)
+        self._spent = self._spent + response.usage
+        self._calls[0 if session is self.run.session else 1] += 1
+        return response
+
+    def record(self, node: Node) -> None:
+        """Append the node; if it is the new best, keep its submission and code at once."""
+        self.journal.append(node)
+        self.run.budget.steps += 1
+        best = self.journal.best()
+        if best is node:
+            self.submissions.keep(node.id)
+            write_text_atomic(self.run.dir / "best_solution.py", node.code)
+        else:
+            self.submissions.drop(node.id)
+        self.run.record.event(
+            "node",
+            id=node.id,
+            parent_id=node.parent_id,
+            operator=node.operator,
+            is_buggy=node.is_buggy,
+            metric=node.metric,
+            best_id=None if best is None else best.id,
+        )
+        self.checkpoint()
+        if len(self.journal) & (len(self.journal) - 1) == 0:  # at 1, 2, 4, 8...: linear in all
+            self.write_tree()
+
+    def checkpoint(self) -> None:
+        best = self.journal.best()
+        extra: dict[str, Any] = {}
+        if self.feedback is not self.run.session:
+            extra = {
+                "feedback_usage": self.feedback.usage.to_dict(),
+                "feedback_model_calls": self.feedback.calls,
+            }
+        self.run.checkpoint(
+            nodes=len(self.journal),
+            best_node=None if best is None else best.id,
+            best_metric=None if best is None else best.metric,
+            **extra,
+        )
+
+    def write_tree(self) -> None:
+        write_tree(self.journal, self.run.config.task, self.run.dir / "tree.html")
+
+    def close(self) -> None:
+        """Leave the best submission where the run record takes it from; draw the tree."""
+        self.submissions.restore()
+        self.write_tree()
+
+    # set-up
+
+    def feedback_session(self) -> ModelSession:
+        """The main model's session, unless ``feedback_model`` names another model."""
+        name = self.config.feedback_model
+        if not name or name == self.config.model:
+            return self.run.session
+        settings = self.config.model_settings().model_copy(update={"model": name})
+        model = make_model(settings)
+        window = model.context_window() if isinstance(model, LiteLLMModel) else None
+        reserve = self.config.max_output_tokens or 4096
+        session = ModelSession(model, self.run.record, self.run.budget, window, reserve)
+        summary = self.run.record.summary  # on resume: what it had spent before
+        session.usage = Usage.from_dict(summary.get("feedback_usage"))
+        session.calls = int(summary.get("feedback_model_calls") or 0)
+        return session
+
+    def continue_journal(self) -> None:
+        """Resume after the journal's last node: replay the policy over it to bring the
+        random generator to the same state, skip the replayed model responses, and finish
+        keeping the best submission if the kill came in between."""
+        replay = Journal(self.journal.lower_is_better)
+        for node in self.journal:
+            self.policy(replay, self.config, self.run.rng)
+            replay.add(node)
+        self.run.budget.steps = len(self.journal)
+        skip_responses(self.run.session.model, sum(n.model_calls for n in self.journal))
+        if self.feedback is not self.run.session:
+            skip_responses(self.feedback.model, sum(n.feedback_calls for n in self.journal))
+        best = self.journal.best()
+        if best is not None:
+            self.submissions.keep(best.id)
+            write_text_atomic(self.run.dir / "best_solution.py", best.code)
+        self.run.record.event("resume", nodes=len(self.journal))
+
+
+def skip_responses(model: Any, count: int) -> None:
+    """Start a replayed model after the responses the journal's nodes already used."""
+    inner = getattr(model, "inner", model)  # through a RecordingModel
+    if isinstance(inner, ReplayModel):
+        inner.position = count
+
+
+def write_text_atomic(path: os.PathLike[str], text: str) -> None:
+    tmp = f"{os.fspath(path)}.tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)

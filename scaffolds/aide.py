@@ -1,0 +1,38 @@
+"""``python -m scaffolds.aide``: AIDE's solution-tree search on one task.
+
+    python -m scaffolds.aide --model o1 --task mlebench/spaceship-titanic --preset mlebench
+    python -m scaffolds.aide --resume runs/aide-mlebench-spaceship-titanic-20250101-120000
+
+The search itself lives in ``aide_tree``; this module is its command line.
+"""
+
+from __future__ import annotations
+
+from aide_tree import Aide, AideConfig
+from scaffolds.runtime import Run, Scaffold, main_for
+
+DESCRIPTION = (
+    "AIDE: a tree search over whole solution scripts (draft, improve, debug), each run in a "
+    "clean kernel and reviewed by a feedback model. Writes run.json, trajectory.jsonl, "
+    "journal.jsonl, best_solution.py, submission/ and tree.html in the run folder."
+)
+EXAMPLE = (
+    "python -m scaffolds.aide --model o1 --task demo/tabular-binary --steps 20 --time-limit 1h"
+)
+
+
+def make_scaffold(agent: type[Aide] = Aide) -> Scaffold:
+    """The scaffold callable ``execute`` runs: a fresh ``agent`` over the run, until a limit."""
+
+    def scaffold(run: Run) -> str:
+        return agent(run).search()
+
+    return scaffold
+
+
+def main(argv: list[str] | None = None) -> int:
+    return main_for("aide", AideConfig, lambda _config: make_scaffold(), DESCRIPTION, EXAMPLE, argv)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

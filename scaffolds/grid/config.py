@@ -1,0 +1,183 @@
+"""The grid's configuration, and its one-to-one mapping onto ``python -m scaffolds.ablate`` flags."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+from typing import Any, Literal, NoReturn, get_args, get_origin
+
+from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
+
+from scaffolds.budget import parse_duration
+
+KNOWN_SCAFFOLDS = ("aide", "basic", "iterative")
+"""Scaffolds with a ``python -m scaffolds.<name>`` entry point."""
+
+PLACEHOLDERS = ("scaffold", "task", "seed")
+"""Fields a model string may name as ``{scaffold}``, ``{task}``, ``{seed}`` (filled per run)."""
+
+
+def _split_commas(value: Any) -> Any:
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    return value
+
+
+class GridConfig(BaseModel):
+    """A grid of scaffold x model x task x seed runs. Saved in ``GRID_DIR/grid.json``."""
+
+    scaffolds: list[str] = Field(
+        description="Comma-separated scaffolds to compare: aide, basic, iterative"
+    )
+    models: list[str] = Field(
+        description=(
+            "Comma-separated model strings (any litellm model, replay:FILE.jsonl). "
+            "{scaffold}, {task} (with / as -) and {seed} in a model string are filled in per "
+            "run, e.g. replay:cassettes/{scaffold}-{task}.jsonl"
+        )
+    )
+    tasks: list[str] | None = Field(
+        None, description="Comma-separated task references (e.g. demo/tabular-binary); or --split"
+    )
+    split: str | None = Field(
+        None, description="Run every task of this split of --benchmark, e.g. lite"
+    )
+    benchmark: str = Field("mlebench", description="Benchmark whose --split is meant")
+    seeds: int = Field(1, description="Seeds per scaffold x model x task: 0 .. seeds-1")
+    out: Path = Field(description="Grid folder: runs/, results.jsonl, summary.csv/md, plots")
+    time_limit: float | None = Field(
+        None, description="Agent time limit per run, e.g. 30m, 24h (default: the scaffold's)"
+    )
+    steps: int | None = Field(None, description="Step limit per run (default: the scaffold's)")
+    api_base: str | None = Field(None, description="OpenAI-compatible server URL, for every run")
+    data_dir: Path | None = Field(
+        None, description="MLE-bench prepared data for every run (default $MLEBENCH_DATA_DIR)"
+    )
+    scaffold_args: str | None = Field(
+        None, description="Extra flags given to every run, e.g. '--cost-limit 5 --obfuscate'"
+    )
+    workers: int | None = Field(
+        None, description="Runs at a time (default: 1 on local; as many as Ray can place on ray)"
+    )
+    backend: Literal["local", "ray"] = Field(
+        "local", description="local: subprocesses on this machine; ray: one Ray task per run"
+    )
+    ray_address: str | None = Field(
+        None, description="Existing Ray cluster to use, e.g. ray://head:10001 or auto"
+    )
+    ray_cpus: int | None = Field(
+        None, description="CPUs of the local Ray instance started without --ray-address"
+    )
+    cpus_per_run: float = Field(1.0, description="CPUs each Ray task requests")
+    gpus_per_run: float = Field(
+        1.0,
+        description="GPUs a Ray task requests when its task needs one (MLE-bench outside cpu_only); 0: none",
+    )
+    retry_crashed: bool = Field(
+        True, description="On a rerun, run again the runs that crashed (their folder is kept aside)"
+    )
+    report: bool = Field(True, description="Write summary tables and plots when the grid ends")
+
+    @field_validator("scaffolds", "models", "tasks", mode="before")
+    @classmethod
+    def _commas(cls, value: Any) -> Any:
+        return _split_commas(value)
+
+    @field_validator("time_limit", mode="before")
+    @classmethod
+    def _duration(cls, value: Any) -> Any:
+        return None if value is None else parse_duration(value)
+
+    @field_validator("scaffolds")
+    @classmethod
+    def _known_scaffolds(cls, value: list[str]) -> list[str]:
+        for name in value:
+            if name not in KNOWN_SCAFFOLDS:
+                raise ValueError(f"unknown scaffold {name!r} (known: {', '.join(KNOWN_SCAFFOLDS)})")
+        return list(dict.fromkeys(value))
+
+    @field_validator("models")
+    @classmethod
+    def _model_templates(cls, value: list[str]) -> list[str]:
+        for model in value:
+            for name in re.findall(r"\{([^{}]*)\}", model):
+                if name not in PLACEHOLDERS:
+                    raise ValueError(
+                        f"model {model!r}: unknown placeholder {{{name}}} "
+                        f"(known: {', '.join('{' + p + '}' for p in PLACEHOLDERS)})"
+                    )
+        return list(dict.fromkeys(value))
+
+    @field_validator("seeds", "workers")
+    @classmethod
+    def _positive(cls, value: int | None) -> int | None:
+        if value is not None and value < 1:
+            raise ValueError("must be at least 1")
+        return value
+
+    @model_validator(mode="after")
+    def _one_task_source(self) -> GridConfig:
+        if not self.scaffolds or not self.models:
+            raise ValueError("give at least one scaffold and one model")
+        if (self.tasks is None) == (self.split is None):
+            raise ValueError("give exactly one of --tasks and --split")
+        if self.tasks is not None and not self.tasks:
+            raise ValueError("--tasks is empty")
+        if self.backend == "local" and (self.ray_address or self.ray_cpus):
+            raise ValueError("--ray-address and --ray-cpus need --backend ray")
+        return self
+
+    def concurrency(self) -> int | None:
+        """Runs at a time: ``workers``, else 1 locally and unlimited (Ray decides) on ray."""
+        if self.workers is not None:
+            return self.workers
+        return 1 if self.backend == "local" else None
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """Bad flags end with one line (``prog: error: ...``) and exit 2, without the usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_grid_parser(prog: str, description: str, example: str) -> argparse.ArgumentParser:
+    """One flag per GridConfig field (``--time-limit`` for ``time_limit``), help from its description."""
+    parser = OneLineParser(
+        prog=prog,
+        description=description,
+        epilog=f"example:\n  {example}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    for name, field in GridConfig.model_fields.items():
+        kwargs: dict[str, Any] = {"dest": name, "default": argparse.SUPPRESS}
+        help_text = field.description or ""
+        if field.is_required():
+            kwargs["required"] = True
+        elif field.default not in (None, False):
+            help_text += f" (default: {field.default})"
+        if field.annotation is bool:
+            kwargs["action"] = argparse.BooleanOptionalAction
+        elif get_origin(field.annotation) is Literal:
+            kwargs["choices"] = list(get_args(field.annotation))
+        parser.add_argument("--" + name.replace("_", "-"), help=help_text, **kwargs)
+    return parser
+
+
+def parse_grid_config(
+    argv: list[str] | None, prog: str, description: str, example: str
+) -> GridConfig:
+    """Flags -> GridConfig; a bad value exits 2 with one line naming the flag."""
+    parser = build_grid_parser(prog, description, example)
+    values = vars(parser.parse_args(argv))
+    try:
+        return GridConfig(**values)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = [str(part) for part in err["loc"]]
+        flag = f"--{loc[0].replace('_', '-')}: " if loc else ""
+        message = str(err["msg"]).removeprefix("Value error, ")
+        print(f"{prog}: error: {flag}{message}", file=sys.stderr)
+        raise SystemExit(2) from None

@@ -1,0 +1,155 @@
+"""``--backend local``: each run is a scaffold process on this machine, a few at a time."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from scaffolds.grid.command import busy, launched, scaffold_argv
+from scaffolds.grid.config import GridConfig
+from scaffolds.grid.job import Ended, Job, ensure_workspace_data
+from scaffolds.grid.runstate import LOG_FILE, Attempt, note_start, now_iso
+from scaffolds.grid.users import UserLease, isolation_on, lease_free, try_lease
+
+STOP_GRACE_S = 60.0
+"""After a Ctrl-C, how long runs get to record themselves as interrupted before being killed."""
+
+
+@dataclass
+class _Process:
+    job: Job
+    popen: subprocess.Popen[bytes]
+    argv: list[str]
+    started_at: str
+    started: float
+    log: IO[bytes]
+    lease: UserLease | None
+
+
+def open_log(run_dir: Path, argv: list[str]) -> IO[bytes]:
+    log = (run_dir / LOG_FILE).open("ab")
+    log.write(f"\n=== grid attempt {now_iso()}: {' '.join(argv)}\n".encode())
+    log.flush()
+    return log
+
+
+class LocalBackend:
+    """Starts scaffold processes in their own sessions; the caller limits how many at a time."""
+
+    def __init__(self, config: GridConfig):
+        self.config = config
+        self.processes: dict[str, _Process] = {}
+        self.failed: list[Ended] = []
+        """Jobs that could not even be launched, reported by the next ``poll``."""
+
+    def start(self, job: Job) -> bool:
+        """Start ``job``; False when it must wait (for the agent user it needs, or for an
+        earlier grid's process still finishing it)."""
+        if busy(job.run_dir):
+            return False
+        lease = None
+        if isolation_on():
+            saved = job.saved_user
+            lease = try_lease(saved) if saved else lease_free()
+            if lease is None:
+                return False
+        started_at, started = now_iso(), time.monotonic()
+        try:
+            self._launch(job, lease, started_at, started)
+        except Exception as exc:  # e.g. its task data vanished: this run fails, not the grid
+            if lease is not None:
+                lease.release()
+            attempt = Attempt(started_at, now_iso(), 0.0, -1, job.resume, [])
+            self.failed.append(Ended(job, attempt, f"could not start: {type(exc).__name__}: {exc}"))
+        return True
+
+    def _launch(self, job: Job, lease: UserLease | None, started_at: str, started: float) -> None:
+        if job.resume:
+            ensure_workspace_data(job.run_dir, job.spec.task, self.config.data_dir)
+        user = lease.name if lease is not None and not job.resume else None
+        argv = scaffold_argv(self.config, job.spec, job.run_dir, job.resume, user)
+        note_start(job.run_dir, argv, job.resume)
+        log = open_log(job.run_dir, argv)
+        try:
+            popen = subprocess.Popen(
+                launched(argv, os.getpid(), job.run_dir),
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                start_new_session=True,
+            )
+        except BaseException:
+            log.close()
+            raise
+        self.processes[job.spec.name] = _Process(job, popen, argv, started_at, started, log, lease)
+
+    def running(self) -> list[Job]:
+        """Started jobs not yet reported by ``poll``."""
+        return [p.job for p in self.processes.values()] + [e.job for e in self.failed]
+
+    def poll(self, wait_s: float) -> list[Ended]:
+        """Jobs whose process ended, waiting up to ``wait_s`` for the first one."""
+        deadline = time.monotonic() + wait_s
+        while True:
+            ended = [p for p in self.processes.values() if p.popen.poll() is not None]
+            if ended or self.failed or time.monotonic() >= deadline:
+                failed, self.failed = self.failed, []
+                return failed + [self._ended(p) for p in ended]
+            time.sleep(min(0.1, max(0.0, deadline - time.monotonic())))
+
+    def _ended(self, p: _Process, stopped: bool = False) -> Ended:
+        del self.processes[p.job.spec.name]
+        p.log.close()
+        if p.lease is not None:
+            p.lease.release()
+        code = p.popen.returncode
+        attempt = Attempt(
+            started_at=p.started_at,
+            ended_at=now_iso(),
+            wall_s=round(time.monotonic() - p.started, 3),
+            exit_code=code,
+            resumed=p.job.resume,
+            command=p.argv,
+        )
+        error = f"the scaffold was killed by signal {-code}" if code < 0 else None
+        return Ended(p.job, attempt, error, stopped)
+
+    def stop(self) -> list[Ended]:
+        """Interrupt every run (each records itself as interrupted), kill the stragglers."""
+        for p in self.processes.values():
+            _signal(p.popen.pid, signal.SIGINT, group=False)
+        ended = []
+        deadline = time.monotonic() + STOP_GRACE_S
+        try:
+            while self.processes and time.monotonic() < deadline:
+                time.sleep(0.1)
+                done = [p for p in self.processes.values() if p.popen.poll() is not None]
+                ended += [self._ended(p, stopped=True) for p in done]
+        except KeyboardInterrupt:
+            pass  # a second Ctrl-C: stop waiting
+        for p in self.processes.values():
+            _signal(p.popen.pid, signal.SIGKILL, group=True)
+        for p in list(self.processes.values()):
+            p.popen.wait()
+            ended.append(self._ended(p, stopped=True))
+        return ended
+
+    def close(self) -> None:
+        if self.processes:
+            self.stop()
+
+
+def _signal(pid: int, sig: signal.Signals, group: bool) -> None:
+    try:
+        if group:
+            os.killpg(pid, sig)
+        else:
+            os.kill(pid, sig)
+    except ProcessLookupError:
+        pass

@@ -1,0 +1,196 @@
+"""``python -m scaffolds.report GRID_DIR``: summary tables and plots of an ablation grid.
+
+Writes ``summary.csv``, ``summary.md``, ``any_medal.png`` and ``pass_at_k.png`` into GRID_DIR,
+from ``results.jsonl`` (the latest row per run, plus any finished run the file lags behind) and
+``grid.json`` (the planned runs: a planned run with no result counts as a failure). See
+:mod:`scaffolds.grid.aggregate` for the aggregation (MLE-bench's: per-seed rates, mean ± SEM).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from scaffolds.grid.aggregate import RATES, ComboSummary, summarize
+from scaffolds.grid.config import OneLineParser
+from scaffolds.grid.results import RESULTS_FILE, current_rows
+from scaffolds.grid.runner import PLAN_FILE, planned_runs
+
+PROG = "python -m scaffolds.report"
+EXAMPLE = f"{PROG} grids/lite-ablation"
+SUMMARY_CSV = "summary.csv"
+SUMMARY_MD = "summary.md"
+
+
+class ReportConfig(BaseModel):
+    """What to summarize and how."""
+
+    grid_dir: Path = Field(description="Grid folder holding results.jsonl (and grid.json)")
+    plots: bool = Field(True, description="Also write any_medal.png and pass_at_k.png")
+
+
+def csv_rows(summaries: list[ComboSummary]) -> list[dict[str, Any]]:
+    kmax = max((len(s.pass_at) for s in summaries), default=0)
+    out = []
+    for s in summaries:
+        row: dict[str, Any] = {
+            "scaffold": s.scaffold,
+            "model": s.model,
+            "tasks": len(s.tasks),
+            "seeds": len(s.seeds),
+            "runs_planned": s.runs_planned,
+            "runs_finished": s.runs_finished,
+            "runs_crashed": s.runs_crashed,
+        }
+        for key in RATES:
+            row[f"{key}_pct_mean"] = s.rates[key].mean
+            row[f"{key}_pct_sem"] = s.rates[key].sem
+        row["normalized_reward_mean"] = s.reward.mean
+        row["normalized_reward_sem"] = s.reward.sem
+        for k in range(1, kmax + 1):
+            row[f"pass@{k}_pct"] = s.pass_at[k - 1] if k <= len(s.pass_at) else math.nan
+        row["tokens_total"] = s.tokens_total
+        row["tokens_per_run"] = s.tokens_per_run
+        row["cost_usd_total"] = s.cost_usd_total
+        row["cost_usd_per_run"] = s.cost_usd_per_run
+        out.append({k: round(v, 6) if isinstance(v, float) else v for k, v in row.items()})
+    return out
+
+
+def write_csv(summaries: list[ComboSummary], path: Path) -> Path:
+    rows = csv_rows(summaries)
+    with path.open("w", newline="", encoding="utf-8") as f:
+        if rows:
+            writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+    return path
+
+
+def _pm(value: Any, digits: int) -> str:
+    if value.mean != value.mean:
+        return "n/a"
+    sem = "NaN" if math.isnan(value.sem) else f"{value.sem:.{digits}f}"
+    return f"{value.mean:.{digits}f} ± {sem}"
+
+
+def markdown(summaries: list[ComboSummary], plots: bool) -> str:
+    seeds = max((len(s.seeds) for s in summaries), default=0)
+    tasks = list(dict.fromkeys(t for s in summaries for t in s.tasks))
+    lines = [
+        "# Grid summary",
+        "",
+        f"{len(tasks)} task(s), {seeds} seed(s). Rates are the percentage of tasks with the "
+        "property, computed per seed, then mean ± SEM over seeds (SEM = std with ddof=1 / "
+        "sqrt(seeds); NaN with a single seed). Runs with no result or that crashed count as "
+        "no submission, no medal, reward 0. pass@k: 1 - C(n-c, k) / C(n, k) per task (n seeds, "
+        "c with any medal), averaged over tasks, in %.",
+        "",
+        "| scaffold | model | runs (finished/planned, crashed) | "
+        + " | ".join(f"{label} (%)" for label in RATES.values())
+        + " | normalized reward |",
+        "|---|---|---|" + "---|" * (len(RATES) + 1),
+    ]
+    for s in summaries:
+        cells = [_pm(s.rates[k], 1) for k in RATES] + [_pm(s.reward, 3)]
+        runs = f"{s.runs_finished}/{s.runs_planned}, {s.runs_crashed}"
+        lines.append(f"| {s.scaffold} | `{s.model}` | {runs} | " + " | ".join(cells) + " |")
+    lines += ["", "## pass@k (% of tasks, any medal)", ""]
+    lines += ["| scaffold | model | " + " | ".join(f"pass@{k}" for k in range(1, seeds + 1)) + " |"]
+    lines += ["|---|---|" + "---|" * seeds]
+    for s in summaries:
+        cells = [f"{v:.1f}" for v in s.pass_at] + [""] * (seeds - len(s.pass_at))
+        lines.append(f"| {s.scaffold} | `{s.model}` | " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        "## Tokens and cost",
+        "",
+        "| scaffold | model | tokens | tokens/run | cost (USD) | cost/run (USD) |",
+    ]
+    lines += ["|---|---|---|---|---|---|"]
+    for s in summaries:
+        cost = "unknown" if s.cost_usd_total is None else f"{s.cost_usd_total:.4f}"
+        per = "unknown" if s.cost_usd_per_run is None else f"{s.cost_usd_per_run:.4f}"
+        per_tokens = "n/a" if math.isnan(s.tokens_per_run) else f"{s.tokens_per_run:,.0f}"
+        lines.append(
+            f"| {s.scaffold} | `{s.model}` | {s.tokens_total:,} | {per_tokens} | {cost} | {per} |"
+        )
+    lines += ["", "## Medals per task (seeds with any medal / seeds)", ""]
+    lines += ["| task | " + " | ".join(f"{s.scaffold} / `{s.model}`" for s in summaries) + " |"]
+    lines += ["|---|" + "---|" * len(summaries)]
+    for task in tasks:
+        cells = [
+            f"{s.medals_by_task[task]}/{len(s.seeds)}" if task in s.medals_by_task else "-"
+            for s in summaries
+        ]
+        lines.append(f"| {task} | " + " | ".join(cells) + " |")
+    if plots:
+        lines += ["", "![any-medal rate](any_medal.png)", "", "![pass@k](pass_at_k.png)"]
+    return "\n".join(lines) + "\n"
+
+
+def write_report(grid_dir: Path, plots: bool = True) -> list[Path]:
+    """Summarize the grid in ``grid_dir``; return the files written."""
+    rows = list(current_rows(grid_dir).values())
+    summaries = summarize(rows, planned_runs(grid_dir))
+    written = [write_csv(summaries, grid_dir / SUMMARY_CSV)]
+    md = grid_dir / SUMMARY_MD
+    md.write_text(markdown(summaries, plots and bool(summaries)), encoding="utf-8")
+    written.append(md)
+    if plots and summaries:
+        from scaffolds.grid.plots import (
+            ANY_MEDAL_PNG,
+            PASS_AT_K_PNG,
+            any_medal_plot,
+            pass_at_k_plot,
+        )
+
+        written.append(any_medal_plot(summaries, grid_dir / ANY_MEDAL_PNG))
+        written.append(pass_at_k_plot(summaries, grid_dir / PASS_AT_K_PNG))
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = OneLineParser(
+        prog=PROG,
+        description=(
+            "Summarize an ablation grid: summary.csv, summary.md and PNG plots (any-medal rate "
+            "with SEM bars, pass@k curves) per scaffold x model."
+        ),
+        epilog=f"example:\n  {EXAMPLE}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    fields = ReportConfig.model_fields
+    parser.add_argument(
+        "grid_dir", metavar="GRID_DIR", type=Path, help=fields["grid_dir"].description
+    )
+    parser.add_argument(
+        "--plots",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help=fields["plots"].description,
+    )
+    config = ReportConfig(**vars(parser.parse_args(argv)))
+    grid = config.grid_dir
+    if not (grid / RESULTS_FILE).is_file() and not (grid / PLAN_FILE).is_file():
+        print(
+            f"{PROG}: error: {grid} holds no {RESULTS_FILE} (not a grid folder?)", file=sys.stderr
+        )
+        return 2
+    try:
+        written = write_report(grid, config.plots)
+    except ValueError as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
+    print("wrote " + ", ".join(str(p) for p in written))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
