@@ -7,9 +7,8 @@ Test modules import nothing from here; they use the fixtures.
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,14 +21,6 @@ from scaffolds.replay import ScriptedModel
 from scaffolds.runtime import execute, open_run
 
 TASK = "demo/tabular-binary"
-
-
-@pytest.fixture(scope="session")
-def runs_root() -> Iterator[Path]:
-    root = Path(tempfile.mkdtemp(prefix="aide-tree-test-"))
-    os.chmod(root, 0o755)
-    yield root
-    shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture

@@ -41,7 +41,7 @@ def test_replay_solves_the_demo_task_through_python_and_answer(
             {"content": "Done.", "tool_calls": [call("answer")]},
         ],
     )  # fmt: skip
-    out = runs_root / "cli-solve"
+    out = runs_root / "basic-cli-solve"
     argv = ["--model", f"replay:{cassette}", "--task", "demo/tabular-binary", "--out", str(out)]
     assert main([*argv, "--steps", "10", "--time-limit", "10m"]) == 0
 

@@ -40,7 +40,7 @@ def test_replay_solves_through_file_tools_then_times_out(runs_root, call) -> Non
     cassette.write_text(
         "".join(json.dumps({"role": "assistant", "content": None, "tool_calls": r}) + "\n" for r in replies)
     )  # fmt: skip
-    out = runs_root / "cli-solve"
+    out = runs_root / "iterative-cli-solve"
     argv = ["--model", f"replay:{cassette}", "--task", "demo/tabular-binary", "--out", str(out)]
     assert main([*argv, "--time-limit", "15s"]) == 0
 

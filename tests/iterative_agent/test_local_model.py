@@ -6,12 +6,7 @@ continue path, the next-step message and the record with a real model, not the m
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-
-from scaffolds.local_llm import LocalLLM
-from scaffolds.model import LiteLLMModel, ModelConfig
 
 pytestmark = pytest.mark.local_model
 
@@ -19,24 +14,10 @@ WINDOW = 2048
 REPLY_TOKENS = 24
 
 
-@pytest.fixture(scope="module")
-def llm() -> Iterator[LocalLLM]:
-    with LocalLLM.start(n_ctx=WINDOW) as server:
-        yield server
-
-
-def test_local_model_runs_ten_steps_and_the_run_ends_cleanly(llm, run_agent, events) -> None:
-    model = LiteLLMModel(
-        ModelConfig(
-            model=llm.model,
-            api_base=llm.api_base,
-            context_window=WINDOW,
-            max_output_tokens=REPLY_TOKENS,
-            temperature=0,
-            request_timeout_s=300,
-            max_attempts=2,
-        )
-    )
+def test_local_model_runs_ten_steps_and_the_run_ends_cleanly(
+    local_model, run_agent, events
+) -> None:
+    model = local_model(max_tokens=REPLY_TOKENS)
     run, status, grade = run_agent(
         model, steps=10, time_limit="1h", context_window=WINDOW, max_output_tokens=REPLY_TOKENS
     )

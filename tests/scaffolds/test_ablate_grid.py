@@ -11,14 +11,11 @@ import contextlib
 import csv
 import json
 import math
-import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -127,12 +124,9 @@ def close(value: str, expected: float) -> bool:
 
 
 @pytest.fixture(scope="module")
-def root() -> Iterator[Path]:
+def root(agent_dir: Callable[[str], Path]) -> Path:
     """A world-traversable folder: the agent user must reach the run workspaces."""
-    path = Path(tempfile.mkdtemp(prefix="ablate-test-"))
-    os.chmod(path, 0o755)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
+    return agent_dir("ablate-test-")
 
 
 @pytest.fixture(scope="module")

@@ -8,8 +8,6 @@ import nothing from here (several conftest.py files coexist in tests/); they use
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -49,11 +47,8 @@ def csv_validator(path: Path) -> tuple[bool, str]:
 
 
 @pytest.fixture(scope="session")
-def shared_root() -> Iterator[Path]:
-    root = Path(tempfile.mkdtemp(prefix="scaffolds-tools-test-"))
-    os.chmod(root, 0o755)
-    yield root
-    shutil.rmtree(root, ignore_errors=True)
+def shared_root(agent_dir: Callable[[str], Path]) -> Path:
+    return agent_dir("scaffolds-tools-test-")
 
 
 @pytest.fixture(scope="session")
