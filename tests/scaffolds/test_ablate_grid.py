@@ -188,7 +188,8 @@ def killed_grid(root: Path) -> dict[str, Any]:
 
 def test_killed_grid_reruns_nothing_finished_and_loses_nothing(killed_grid) -> None:
     grid, second = killed_grid["grid"], killed_grid["second"]
-    assert second.returncode == 0, second.stdout + second.stderr
+    errors = [p.read_text()[-3000:] for p in (grid / "runs").glob("*/grid_error.txt")]
+    assert second.returncode == 0, second.stderr[-3000:] + "\n".join(errors)
     finished = killed_grid["finished_at_kill"]
     assert len(finished) >= 3
     assert f"24 runs, {len(finished)} already done" in second.stderr
