@@ -7,12 +7,13 @@ import json
 import logging
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from baselines.check import CheckOptions, CheckReport, TaskCheck, check_tasks
 from baselines.registry import BASELINES, has_baseline, task_ref
 from baselines.runner import run_baseline
 from bench_adapters import TaskNotPrepared, UnknownTask, list_tasks, resolve_task
+from bench_adapters.cli import BadInput, OneLineParser
 
 EXAMPLES = """examples:
   python -m baselines run --task mlebench/spaceship-titanic --data-dir ~/mle-data
@@ -27,17 +28,6 @@ exit codes: 0 success (check: no expectation failed and at least one was checked
 
 SPLITS = ("demo", "cpu_only", "lite", "all", "medium", "high", "dev")
 """``check --split`` values: ``demo`` is every demo task, the others are MLE-bench splits."""
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """Bad arguments exit 2 with a single line on stderr."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"error: {message} (see --help)\n")
-
-
-class BadInput(Exception):
-    """Anything that should end the command with exit code 2 and one line."""
 
 
 def positive_seconds(text: str) -> float:

@@ -7,14 +7,14 @@ import sys
 import types
 import typing
 from pathlib import Path
-from typing import Any, Literal, TypeVar, get_args, get_origin
+from typing import Any, Literal, NoReturn, TypeVar, get_args, get_origin
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from scaffolds.budget import parse_duration
 from scaffolds.model import ModelConfig
 
-C = TypeVar("C", bound="RunConfig")
+C = TypeVar("C", bound=BaseModel)
 
 
 class RunConfig(ModelConfig):
@@ -77,11 +77,18 @@ def _flag_type(annotation: Any) -> tuple[Any, dict[str, Any]]:
     return str, {}
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """Bad flags end with one line (``prog: error: ...``) and exit 2, without the usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def build_parser(
     config_cls: type[BaseModel], prog: str, description: str, example: str
 ) -> argparse.ArgumentParser:
     """One flag per config field (``--time-limit`` for ``time_limit``), help from its description."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog=prog,
         description=description,
         epilog=f"example:\n  {example}",
@@ -106,20 +113,26 @@ def build_parser(
     return parser
 
 
+def config_from_flags(config_cls: type[C], values: dict[str, Any], prog: str) -> C:
+    """Parsed flags -> config; a bad value exits 2 with one line naming the flag."""
+    try:
+        return config_cls(**values)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        flag = "--" + str(err["loc"][0]).replace("_", "-") + ": " if err["loc"] else ""
+        message = str(err["msg"]).removeprefix("Value error, ")
+        print(f"{prog}: error: {flag}{message}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
 def parse_config(
     config_cls: type[C], parser: argparse.ArgumentParser, argv: list[str] | None = None
 ) -> C:
-    """Flags -> config; a bad value exits 2 with one line naming the flag."""
+    """Flags -> a scaffold's config; ``--resume`` alone stands for the saved task and model."""
     values = vars(parser.parse_args(argv))
     if values.get("resume") is not None and "task" not in values:
         values["task"] = ""  # filled in from the run's saved config
     if "model" not in values and values.get("resume") is None:
         parser.error("the following arguments are required: --model")
     values.setdefault("model", "")
-    try:
-        return config_cls(**values)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        flag = "--" + str(err["loc"][0]).replace("_", "-") if err["loc"] else ""
-        print(f"{parser.prog}: error: {flag}: {err['msg']}", file=sys.stderr)
-        raise SystemExit(2) from None
+    return config_from_flags(config_cls, values, parser.prog)

@@ -17,8 +17,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from scaffolds.config import OneLineParser
 from scaffolds.grid.aggregate import RATES, ComboSummary, summarize
-from scaffolds.grid.config import OneLineParser
 from scaffolds.grid.results import RESULTS_FILE, current_rows
 from scaffolds.grid.runner import PLAN_FILE, planned_runs
 

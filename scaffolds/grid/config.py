@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import argparse
 import re
-import sys
 from pathlib import Path
-from typing import Any, Literal, NoReturn, get_args, get_origin
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from scaffolds.budget import parse_duration
+from scaffolds.config import build_parser, config_from_flags
 
 KNOWN_SCAFFOLDS = ("aide", "basic", "iterative")
 """Scaffolds with a ``python -m scaffolds.<name>`` entry point."""
@@ -136,48 +135,9 @@ class GridConfig(BaseModel):
         return 1 if self.backend == "local" else None
 
 
-class OneLineParser(argparse.ArgumentParser):
-    """Bad flags end with one line (``prog: error: ...``) and exit 2, without the usage block."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
-def build_grid_parser(prog: str, description: str, example: str) -> argparse.ArgumentParser:
-    """One flag per GridConfig field (``--time-limit`` for ``time_limit``), help from its description."""
-    parser = OneLineParser(
-        prog=prog,
-        description=description,
-        epilog=f"example:\n  {example}",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    for name, field in GridConfig.model_fields.items():
-        kwargs: dict[str, Any] = {"dest": name, "default": argparse.SUPPRESS}
-        help_text = field.description or ""
-        if field.is_required():
-            kwargs["required"] = True
-        elif field.default not in (None, False):
-            help_text += f" (default: {field.default})"
-        if field.annotation is bool:
-            kwargs["action"] = argparse.BooleanOptionalAction
-        elif get_origin(field.annotation) is Literal:
-            kwargs["choices"] = list(get_args(field.annotation))
-        parser.add_argument("--" + name.replace("_", "-"), help=help_text, **kwargs)
-    return parser
-
-
 def parse_grid_config(
     argv: list[str] | None, prog: str, description: str, example: str
 ) -> GridConfig:
-    """Flags -> GridConfig; a bad value exits 2 with one line naming the flag."""
-    parser = build_grid_parser(prog, description, example)
-    values = vars(parser.parse_args(argv))
-    try:
-        return GridConfig(**values)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = [str(part) for part in err["loc"]]
-        flag = f"--{loc[0].replace('_', '-')}: " if loc else ""
-        message = str(err["msg"]).removeprefix("Value error, ")
-        print(f"{prog}: error: {flag}{message}", file=sys.stderr)
-        raise SystemExit(2) from None
+    """Flags -> GridConfig (one flag per field); a bad value exits 2 with one line naming the flag."""
+    parser = build_parser(GridConfig, prog, description, example)
+    return config_from_flags(GridConfig, vars(parser.parse_args(argv)), prog)
