@@ -21,7 +21,17 @@ ADAPTERS: dict[str, str] = {
 }
 """Benchmark name -> ``module:Class`` of its adapter."""
 
-OPTIONS = frozenset({"data_dir", "mlebench_dir", "demo_dir", "obfuscate"})
+OPTIONS = frozenset(
+    {
+        "data_dir",
+        "mlebench_dir",
+        "demo_dir",
+        "obfuscate",
+        "judge_model",
+        "judge_api_base",
+        "max_judge_cost",
+    }
+)
 """Every option any adapter takes; each adapter ignores the ones meant for other benchmarks."""
 
 

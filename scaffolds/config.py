@@ -43,6 +43,19 @@ class RunConfig(ModelConfig):
     obfuscate: bool = Field(
         False, description="Hide the competition's name and Kaggle from the instructions"
     )
+    judge_model: str | None = Field(
+        None,
+        description="Model that grades judge-graded tasks (PaperBench rubrics, TAM constraints)",
+    )
+    judge_api_base: str | None = Field(
+        None, description="OpenAI-compatible server for --judge-model"
+    )
+    max_judge_cost: float | None = Field(
+        None, description="Stop judging when the judge's spend reaches this many USD"
+    )
+    grade_later: bool = Field(
+        False, description="End without grading; grade later with python -m bench_adapters grade"
+    )
     tool_timeout: float = Field(
         9 * 3600.0, description="Longest single tool call, e.g. 2h (cut to time left)"
     )

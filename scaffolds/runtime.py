@@ -52,6 +52,9 @@ def resolve(config: RunConfig) -> Task:
         "data_dir": config.data_dir,
         "mlebench_dir": config.mlebench_dir,
         "obfuscate": config.obfuscate,
+        "judge_model": config.judge_model,
+        "judge_api_base": config.judge_api_base,
+        "max_judge_cost": config.max_judge_cost,
     }
     try:
         return resolve_task(config.task, **{k: v for k, v in options.items() if v})
@@ -121,10 +124,13 @@ class Run:
         kept = self.dir / self.task.submission_relpath
         if kept.is_symlink():
             kept.unlink()  # it could point at the private answers; only a real file is graded
-        try:
-            grade = self.task.grade(kept)
-        except Exception as exc:  # a grader fault must not lose the run
-            grade = {"error": f"{type(exc).__name__}: {exc}", "valid_submission": False}
+        if self.config.grade_later:
+            grade = ungraded(self.config.task, kept)
+        else:
+            try:
+                grade = self.task.grade(kept)
+            except Exception as exc:  # a grader fault must not lose the run
+                grade = {"error": f"{type(exc).__name__}: {exc}", "valid_submission": False}
         write_json_atomic(self.dir / "grade.json", grade)
         self.checkpoint()
         self.record.event("end", status=status, error=error)
@@ -134,6 +140,15 @@ class Run:
     def close(self) -> None:
         if self.kernel is not None:
             self.kernel.shutdown()
+
+
+def ungraded(task: str, submission: Path) -> dict[str, Any]:
+    """The grade of a run that ended with ``--grade-later``: what to run to grade it."""
+    return {
+        "graded": False,
+        "reason": "ended with --grade-later",
+        "grade_command": f"python -m bench_adapters grade --task {task} --submission {submission}",
+    }
 
 
 def open_run(
