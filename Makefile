@@ -7,28 +7,69 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 MODEL ?=
 TASK ?= demo/tabular-binary
+EXTRAS ?= dev,local,ray,gpu
 
-.PHONY: install test lint demo clean
+# The local model's llama.cpp is compiled here, once per version and flag set, into a wheelhouse
+# keyed by both, and installed from there: never from pip's wheel cache, which keys a built wheel
+# by its source alone and so may hold one compiled for another machine's CPU.
+#   -DGGML_NATIVE=OFF: x86-64 with SSE4.2, AVX, AVX2, FMA, F16C and BMI2 (every x86-64 CPU since
+#   2013-2015), no AVX-512 or AMX. llama.cpp's runtime dispatch (GGML_BACKEND_DL with
+#   GGML_CPU_ALL_VARIANTS) would build about 12 CPU back-ends, several times the build time on
+#   2 cores, and llama-cpp-python does not load them. See README: local model.
+LLAMA_CPP_VERSION ?= 0.3.36
+LLAMA_CMAKE_ARGS ?= -DGGML_NATIVE=OFF
+WHEELHOUSE ?= $(HOME)/.cache/mlagent-scaffolds/wheels
+LLAMA_KEY := $(shell printf '%s' '$(LLAMA_CPP_VERSION) $(LLAMA_CMAKE_ARGS)' | sha256sum | cut -c1-12)
+LLAMA_WHEELS := $(WHEELHOUSE)/llama-cpp-python-$(LLAMA_CPP_VERSION)-$(LLAMA_KEY)
+
+.PHONY: install test lint demo clean clean-local-model local-model-check sandbox-tools
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q -U pip setuptools wheel
-	$(PY) -m pip install -q -e '.[dev,local,ray]'
+	@test -n "$$(ls $(LLAMA_WHEELS)/llama_cpp_python-*.whl 2>/dev/null)" || { \
+	  echo "make: building llama-cpp-python $(LLAMA_CPP_VERSION) with $(LLAMA_CMAKE_ARGS) (minutes) ..."; \
+	  CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(PY) -m pip wheel -q --no-deps --no-cache-dir \
+	    --no-binary llama-cpp-python "llama-cpp-python==$(LLAMA_CPP_VERSION)" -w $(LLAMA_WHEELS); }
+	$(PY) -m pip install -q $(LLAMA_WHEELS)/llama_cpp_python-*.whl
+	$(PY) -m pip install -q -e '.[$(EXTRAS)]'
 	touch $@
 
-install: $(VENV)/.installed
+install: $(VENV)/.installed sandbox-tools
+
+# bubblewrap gives the agent's code a namespace sandbox (tools/README.md); without it the
+# user-based sandbox is used, and make says so.
+sandbox-tools:
+	@command -v bwrap >/dev/null && exit 0; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  (apt-get install -y -qq bubblewrap >/dev/null 2>&1 || \
+	   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null)) \
+	  || echo "make: could not install bubblewrap; agent code will run in the user-based sandbox" >&2; \
+	else \
+	  echo "make: bubblewrap (bwrap) is missing and needs root with apt to install; agent code will run in the user-based sandbox" >&2; \
+	fi
 
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
+# One completion from the local model before the suite: a build that cannot run on this CPU
+# stops here with the reason in one line, not as failures ten minutes into the tests.
+local-model-check: install
+	@$(PY) -m scaffolds.local_llm --check
+
 # pytest exits 5 when it collected no tests: that is a failure here, never a pass.
-test: install
+test: local-model-check
 	@$(PY) -m pytest -q -p no:cacheprovider; status=$$?; \
 	if [ $$status -eq 5 ]; then echo "make test: pytest collected no tests" >&2; exit 1; fi; exit $$status
 
 demo: install
 	$(PY) -m scaffolds.demo $(if $(MODEL),--model $(MODEL)) --task $(TASK)
+
+# Rebuild the local model's llama.cpp (e.g. after changing LLAMA_CMAKE_ARGS): make clean-local-model install
+clean-local-model:
+	rm -rf $(LLAMA_WHEELS) $(VENV)/.installed
+	-test -x $(PY) && $(PY) -m pip uninstall -q -y llama-cpp-python
 
 clean:
 	rm -rf $(VENV) runs

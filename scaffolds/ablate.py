@@ -20,7 +20,8 @@ DESCRIPTION = (
     "Run a scaffold x model x task x seed grid and compare medal rates with error bars. "
     "Rerunning the same command skips finished runs and resumes unfinished ones; a crashed run "
     "is recorded (runs/<name>/grid_error.txt, results.jsonl) and the grid goes on. "
-    "Exit status: 0 all runs finished, 1 some crashed, 2 bad input, 130 interrupted."
+    "Exit status: 0 every run ended normally, 1 some run crashed or ended in model_error or "
+    "harness_error (the summary names them), 2 bad input, 130 interrupted."
 )
 EXAMPLE = (
     f"{PROG} --scaffolds aide,basic,iterative --models openai/gpt-4o,o3-mini "

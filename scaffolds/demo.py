@@ -19,6 +19,8 @@ from typing import Any
 
 from aide_tree import Aide, AideConfig, Node
 from scaffolds.budget import parse_duration
+from scaffolds.exit_codes import FAILED_STATUSES, HELP, for_status
+from scaffolds.model import LiteLLMModel
 from scaffolds.runtime import RunSetupError, default_run_dir, execute, open_run
 
 LOCAL_SERVER_WINDOW = 4096
@@ -36,11 +38,17 @@ LOCAL: dict[str, Any] = {
 """The bundled model: a few short steps with short prompts."""
 HOSTED: dict[str, Any] = {"steps": 8, "time_limit": 600.0, "exec_timeout": 120.0}
 HONEST_NOTE = (
-    "note: SmolLM2-135M is a tiny model. Its code rarely runs and its reviews are shaky, so a "
-    "run without a valid submission is the expected outcome here. The demo shows the machinery "
-    "(search, execution, review, record, grading) working offline; for a real attempt use "
-    "make demo MODEL=<litellm model>."
+    "note: SmolLM2-135M is a tiny model. Its code rarely runs and its reviews are shaky, so this "
+    "run ending without a valid submission is a normal end for it, not a fault. The demo shows "
+    "the machinery (search, execution, review, record, grading) working offline; for a real "
+    "attempt use make demo MODEL=<litellm model>."
 )
+FIX_LOCAL = (
+    "the bundled local model failed, so the demo did not run. Check it with "
+    "`.venv/bin/python -m scaffolds.local_llm --check`; if its build does not fit this CPU, "
+    "rebuild it (README: local model)."
+)
+FIX_HOSTED = "check the model string, --api-base and the provider's API key variable."
 
 
 class ReportingAide(Aide):
@@ -69,7 +77,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m scaffolds.demo",
         description="Run AIDE on a demo task: offline with the bundled SmolLM2-135M by default.",
-        epilog="example:\n  python -m scaffolds.demo --task demo/tabular-binary",
+        epilog=f"example:\n  python -m scaffolds.demo --task demo/tabular-binary\n\n{HELP}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--model", help="a litellm model string (default: the bundled local model)")
@@ -110,8 +118,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config = AideConfig(task=args.task, out=out, num_drafts=2, **model, **settings)
         started = time.monotonic()
+        # the bundled server is watched, so its death is named; any other model string as usual
+        client = None if llm is None else LiteLLMModel(config.model_settings(), watch=llm)
         try:
-            run = open_run(config, "aide")
+            run = open_run(config, "aide", model=client)
         except (RunSetupError, RuntimeError, FileNotFoundError) as exc:
             print(f"python -m scaffolds.demo: error: {exc}", file=sys.stderr)
             return 2
@@ -124,9 +134,14 @@ def main(argv: list[str] | None = None) -> int:
         if llm is not None:
             llm.stop()
     print(summary(run.dir, status, grade, time.monotonic() - started))
-    if llm is not None:
+    if status in FAILED_STATUSES:
+        error = json.loads((run.dir / "run.json").read_text()).get("error")
+        print(f"FAILED ({status}): {error}")
+        if status == "model_error":
+            print(FIX_LOCAL if llm is not None else FIX_HOSTED)
+    elif llm is not None:
         print(HONEST_NOTE)
-    return {"harness_error": 1, "interrupted": 130}.get(status, 0)
+    return for_status(status)
 
 
 def summary(run_dir: Path, status: str, grade: dict[str, Any], wall_s: float) -> str:

@@ -3,7 +3,12 @@
     with LocalLLM.start() as llm:
         model = LiteLLMModel(ModelConfig(model=llm.model, api_base=llm.api_base, context_window=llm.n_ctx))
 
-Also a command: ``python -m scaffolds.local_llm`` serves until Ctrl-C and prints the flags to use.
+Pass ``watch=llm`` to ``LiteLLMModel`` and a server that dies or stops answering is named in one
+line (``local model server died (SIGILL, illegal instruction) ...``) instead of a bare connection
+error after every retry.
+
+Also a command: ``python -m scaffolds.local_llm`` serves until Ctrl-C and prints the flags to use;
+``--check`` asks for one completion and exits 1, with the reason in one line, if none comes.
 """
 
 from __future__ import annotations
@@ -24,7 +29,17 @@ from importlib import resources
 from pathlib import Path
 from typing import IO
 
+from scaffolds.local_build import (
+    NOT_PORTABLE,
+    REBUILD_HINT,
+    build_features,
+    cpu_flags,
+    describe_exit,
+    missing_features,
+)
+
 ALIAS = "smollm2"
+SEE_README = "see README: local model"
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 
@@ -46,7 +61,8 @@ def gguf_path() -> Path:
 
 
 _SERVE_WHILE_PARENT_LIVES = """
-import os, runpy, sys, threading, time
+import os, resource, runpy, sys, threading, time
+resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # a crashed server leaves no core file
 parent = os.getppid()
 def watch():
     while os.getppid() == parent:
@@ -88,14 +104,20 @@ class LocalLLM:
         threads: int | None = None,
         timeout_s: float = 120.0,
         chat_format: str = "chatml-function-calling",
+        env: dict[str, str] | None = None,
     ) -> LocalLLM:
-        """Start the server on a free loopback port and wait until it answers."""
+        """Start the server on a free loopback port and wait until it answers.
+
+        ``env`` adds to the server's environment (``bench/local_llm.py`` points PYTHONPATH at
+        another build of llama.cpp this way)."""
         try:
             import llama_cpp.server  # noqa: F401
         except ImportError as exc:
             raise LocalModelUnavailable(
                 "llama-cpp-python[server] is not installed: pip install -e '.[local]'"
             ) from exc
+        environment = {**os.environ, **(env or {})}
+        check_build(environment)
         port = free_port()
         argv = [
             sys.executable, "-c", _SERVE_WHILE_PARENT_LIVES,
@@ -109,7 +131,7 @@ class LocalLLM:
         ]  # fmt: skip
         log = tempfile.TemporaryFile()  # noqa: SIM115 -- lives as long as the server
         process = subprocess.Popen(
-            argv, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            argv, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=environment
         )
         server = cls(process, port, n_ctx, log)
         try:
@@ -122,24 +144,64 @@ class LocalLLM:
     def wait_healthy(self, timeout_s: float) -> None:
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise LocalModelUnavailable(
-                    f"llama.cpp server exited with {self.process.returncode}: {self.tail()}"
-                )
-            try:
-                with urllib.request.urlopen(f"{self.api_base}/models", timeout=2) as r:
-                    if ALIAS in json.loads(r.read()).get("data", [{}])[0].get("id", ""):
-                        return
-            except (OSError, urllib.error.URLError, ValueError, IndexError):
-                pass
+            dead = self.death()
+            if dead is not None:
+                raise LocalModelUnavailable(dead)
+            if self.lists_model(timeout_s=2):
+                return
             time.sleep(0.25)
         raise LocalModelUnavailable(
-            f"llama.cpp server not healthy after {timeout_s:.0f}s: {self.tail()}"
+            f"local model server not healthy after {timeout_s:.0f}s "
+            f"(last log: {self.tail()}); {SEE_README}"
         )
 
-    def tail(self, n: int = 600) -> str:
+    def lists_model(self, timeout_s: float) -> bool:
+        try:
+            with urllib.request.urlopen(f"{self.api_base}/models", timeout=timeout_s) as r:
+                return ALIAS in json.loads(r.read()).get("data", [{}])[0].get("id", "")
+        except (OSError, urllib.error.URLError, ValueError, IndexError):
+            return False
+
+    def death(self) -> str | None:
+        """One line naming how the server ended, or None while it runs."""
+        if self.process.poll() is None:
+            return None
+        how = describe_exit(self.process.returncode)
+        return f"local model server died ({how}; last log: {self.tail()}); {SEE_README}"
+
+    def failure(self) -> str | None:
+        """Why the server cannot answer (dead, or alive but silent), or None if it answers.
+
+        ``LiteLLMModel(watch=...)`` asks this after a failed request, so that a dead server ends
+        a run at once, named, instead of after every retry."""
+        dead = self.death()
+        if dead is not None:
+            return dead
+        # /v1/models waits for the model's lock, which a long completion holds; the schema
+        # page is served by the event loop alone, so it answers whenever the server is alive
+        probe = f"http://127.0.0.1:{self.port}/openapi.json"
+        try:
+            with urllib.request.urlopen(probe, timeout=10) as r:
+                r.read()
+            return None
+        except (OSError, urllib.error.URLError):
+            pass
+        try:  # a server that was just killed may not have been reaped yet
+            self.process.wait(timeout=3)
+        except subprocess.TimeoutExpired:
+            return (
+                f"local model server stopped answering (pid {self.process.pid} is alive, "
+                f"{probe} gave no answer in 10 s; last log: {self.tail()}); {SEE_README}"
+            )
+        return self.death()
+
+    def tail(self, n: int = 300) -> str:
+        """The last lines of the server's log, joined on one line."""
+        if self.log.closed:
+            return "gone with the stopped server"
         self.log.seek(0)
-        return self.log.read().decode(errors="replace")[-n:].replace("\n", " | ")
+        lines = self.log.read().decode(errors="replace").strip().splitlines()
+        return " | ".join(line.strip() for line in lines[-4:])[-n:] or "empty"
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -158,14 +220,90 @@ class LocalLLM:
         self.stop()
 
 
+def check_build(env: dict[str, str] | None = None) -> None:
+    """Refuse to start a server this CPU cannot run, naming the instructions it lacks."""
+    try:
+        features = build_features(env=env)
+    except RuntimeError as exc:
+        raise LocalModelUnavailable(f"{exc}; {REBUILD_HINT}") from None
+    except ModuleNotFoundError as exc:
+        raise LocalModelUnavailable(str(exc)) from None
+    missing = missing_features(features, cpu_flags())
+    if missing:
+        raise LocalModelUnavailable(
+            f"the installed llama.cpp uses {', '.join(missing)}, which this CPU lacks: its server "
+            f"would die with SIGILL; {REBUILD_HINT}"
+        )
+
+
+def completion_check(llm: LocalLLM, max_tokens: int = 16, timeout_s: float = 300.0) -> str:
+    """Ask the server for one short completion; its speed, or LocalModelUnavailable naming why not."""
+    body = json.dumps(
+        {
+            "model": ALIAS,
+            "messages": [{"role": "user", "content": "Count from one to ten."}],
+            "max_tokens": max_tokens,
+            "temperature": 0.0,
+        }
+    ).encode()
+    request = urllib.request.Request(
+        f"{llm.api_base}/chat/completions", body, {"Content-Type": "application/json"}
+    )
+    started = time.monotonic()
+    try:
+        with urllib.request.urlopen(request, timeout=timeout_s) as r:
+            reply = json.loads(r.read())
+    except (OSError, urllib.error.URLError, ValueError) as exc:
+        raise LocalModelUnavailable(llm.failure() or f"no completion: {exc}") from None
+    tokens = int((reply.get("usage") or {}).get("completion_tokens") or 0)
+    if tokens == 0:
+        raise LocalModelUnavailable(f"the server answered with no tokens: {str(reply)[:200]}")
+    return f"{tokens / (time.monotonic() - started):.1f} completion tokens/s"
+
+
+def check(allow_native: bool) -> int:
+    """``--check``: one completion from a fresh server, and a portable build."""
+    prog = "python -m scaffolds.local_llm --check"
+    try:
+        features = build_features()
+        native = [f for f in features if f in NOT_PORTABLE]
+        if native and not allow_native:
+            print(
+                f"{prog}: error: the installed llama.cpp uses {', '.join(native)}: it dies with "
+                f"SIGILL on CPUs without them; {REBUILD_HINT} (or pass --allow-native)",
+                file=sys.stderr,
+            )
+            return 1
+        with LocalLLM.start(n_ctx=512) as llm:
+            speed = completion_check(llm)
+    except (LocalModelUnavailable, RuntimeError) as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return 1
+    print(f"local model OK: {speed}; llama.cpp built with {' '.join(features)}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m scaffolds.local_llm",
         description="Serve SmolLM2-135M locally (OpenAI-compatible) until interrupted.",
-        epilog="example: python -m scaffolds.local_llm --n-ctx 4096",
+        epilog="examples:\n  python -m scaffolds.local_llm --n-ctx 4096\n  python -m scaffolds.local_llm --check",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--n-ctx", type=int, default=4096, help="context window in tokens")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="ask a fresh server for one completion and exit: 0 it answered, 1 it did not",
+    )
+    parser.add_argument(
+        "--allow-native",
+        action="store_true",
+        help="with --check: accept a build that uses AVX-512 or AMX (not portable)",
+    )
     args = parser.parse_args(argv)
+    if args.check:
+        return check(args.allow_native)
     try:
         llm = LocalLLM.start(n_ctx=args.n_ctx)
     except LocalModelUnavailable as exc:

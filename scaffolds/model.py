@@ -7,7 +7,7 @@ import random
 import re
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
@@ -74,6 +74,14 @@ def is_transient(exc: BaseException) -> bool:
     return isinstance(status, int) and (status == 429 or status >= 500)
 
 
+class ServerWatch(Protocol):
+    """A model server the harness itself started (``scaffolds.local_llm.LocalLLM``)."""
+
+    def failure(self) -> str | None:
+        """Why the server cannot answer (it died, or it hangs), or None while it is healthy."""
+        ...
+
+
 def one_line(exc: BaseException) -> str:
     text = " ".join(str(exc).split())
     return f"{type(exc).__name__}: {text[:400]}"
@@ -82,9 +90,17 @@ def one_line(exc: BaseException) -> str:
 class LiteLLMModel:
     """Calls ``litellm.completion`` with no hidden retries of its own; ours are bounded and timed."""
 
-    def __init__(self, config: ModelConfig, rng: random.Random | None = None):
+    def __init__(
+        self,
+        config: ModelConfig,
+        rng: random.Random | None = None,
+        watch: ServerWatch | None = None,
+    ):
+        """``watch``: the server behind ``api_base`` when the harness started it; a failed
+        request then asks it whether the server is gone, and a dead server is not retried."""
         self.config = config
         self.name = config.model
+        self.watch = watch
         self.policy = RetryPolicy(
             max_attempts=config.max_attempts,
             base_delay_s=config.retry_base_delay_s,
@@ -141,19 +157,23 @@ class LiteLLMModel:
         started = time.monotonic()
         try:
             outcome = call_with_retries(
-                lambda: litellm.completion(**kwargs), self.policy, is_transient
+                lambda: litellm.completion(**kwargs), self.policy, self._worth_retrying
             )
         except litellm.ContextWindowExceededError as exc:
             raise ContextWindowExceeded(one_line(exc)) from exc
         except Exception as exc:
             if _CONTEXT_PATTERNS.search(str(exc)):
                 raise ContextWindowExceeded(one_line(exc)) from exc
-            raise ModelError(f"{self.name}: {one_line(exc)}") from exc
+            failure = self.watch.failure() if self.watch is not None else None
+            raise ModelError(failure or f"{self.name}: {one_line(exc)}") from exc
         response = outcome.value
         result = _parse(response, _cost(litellm, response))
         result.retry_wait_s = outcome.waited_s
         result.latency_s = time.monotonic() - started - outcome.waited_s
         return result
+
+    def _worth_retrying(self, exc: BaseException) -> bool:
+        return is_transient(exc) and (self.watch is None or self.watch.failure() is None)
 
 
 def _cost(litellm: Any, response: Any) -> float | None:

@@ -22,6 +22,7 @@ from typing import Any, Protocol, TypeVar
 
 from scaffolds.budget import Budget, LimitReached
 from scaffolds.config import RunConfig, build_parser, parse_config
+from scaffolds.exit_codes import FAILED_STATUSES, HELP, for_status
 from scaffolds.messages import ModelError, ModelExhausted, Usage
 from scaffolds.model import LiteLLMModel, make_model
 from scaffolds.protocols import Model, Task
@@ -260,9 +261,10 @@ def main_for(
     example: str,
     argv: list[str] | None = None,
 ) -> int:
-    """The body of ``python -m scaffolds.<name>``: flags -> run -> summary line; exit 2 on bad input."""
+    """The body of ``python -m scaffolds.<name>``: flags -> run -> summary line -> exit code
+    (``scaffolds.exit_codes``)."""
     prog = f"python -m scaffolds.{scaffold_name}"
-    parser = build_parser(config_cls, prog, description, example)
+    parser = build_parser(config_cls, prog, description, f"{example}\n\n{HELP}")
     config = parse_config(config_cls, parser, argv)
     started = time.monotonic()
     try:
@@ -272,7 +274,9 @@ def main_for(
         return 2
     status, grade = execute(run, make_scaffold(run.config))  # type: ignore[arg-type]
     print(summary_line(run, status, grade, time.monotonic() - started))
-    return 0
+    if status in FAILED_STATUSES:
+        print(f"{prog}: {status}: {run.record.summary.get('error')}", file=sys.stderr)
+    return for_status(status)
 
 
 def summary_line(run: Run, status: str, grade: dict[str, Any], wall_s: float) -> str:

@@ -57,7 +57,8 @@ def local_model() -> Iterator[Callable[..., Model]]:
                     context_window=LOCAL_WINDOW,
                     max_output_tokens=max_tokens,
                     **settings,
-                )
+                ),
+                watch=llm,
             )
 
         yield make

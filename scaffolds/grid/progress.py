@@ -12,11 +12,12 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from scaffolds.budget import format_hms
+from scaffolds.exit_codes import FAILED_STATUSES
 from scaffolds.grid.job import Job
 from scaffolds.grid.results import CRASHED
 from scaffolds.grid.runstate import UNFINISHED, read_run_json
 
-FAILED = frozenset({CRASHED, "harness_error", "model_error"})
+FAILED = FAILED_STATUSES | {CRASHED}
 
 
 @dataclass

@@ -15,8 +15,8 @@ from scaffolds.grid.command import LOCK_FILE, busy
 from scaffolds.grid.config import GridConfig
 from scaffolds.grid.job import Ended, Job, finish, prepare
 from scaffolds.grid.plan import RunSpec, grid_tasks, plan_runs
-from scaffolds.grid.progress import Progress
-from scaffolds.grid.results import CRASHED, RUNS_DIR, Results, current_rows
+from scaffolds.grid.progress import FAILED, Progress
+from scaffolds.grid.results import RUNS_DIR, Results, current_rows
 from scaffolds.record import write_json_atomic
 
 PLAN_FILE = "grid.json"
@@ -191,10 +191,15 @@ def _run_locked(config: GridConfig, grid_dir: Path, specs: list[RunSpec]) -> int
     if interrupted:
         return 130
     rows = current_rows(grid_dir)
-    crashed = [n for n in names if rows.get(n, {}).get("status") == CRASHED]
-    if crashed:
-        progress.print(f"grid: {len(crashed)} run(s) crashed; see runs/<name>/grid_error.txt")
-    return 1 if crashed else 0
+    failed = sorted(n for n in names if rows.get(n, {}).get("status") in FAILED)
+    if failed:
+        shown = ", ".join(f"{n} ({rows[n]['status']})" for n in failed[:10])
+        more = f" and {len(failed) - 10} more" if len(failed) > 10 else ""
+        progress.print(
+            f"grid: {len(failed)} run(s) failed: {shown}{more}; "
+            "see runs/<name>/run.json (error) or grid_error.txt"
+        )
+    return 1 if failed else 0
 
 
 def drive(

@@ -41,7 +41,7 @@ def test_local_model_runs_several_steps_without_crashing_the_harness(run_dir: Pa
                 "preview_chars": 500,
             }
         )
-        run = open_run(config, "aide", model=LiteLLMModel(config.model_settings()))
+        run = open_run(config, "aide", model=LiteLLMModel(config.model_settings(), watch=llm))
         status, grade = execute(run, lambda r: Aide(r).search())
 
     error = json.loads((run_dir / "run.json").read_text()).get("error")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import signal
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -99,3 +101,69 @@ def test_server_dies_with_a_killed_harness() -> None:
     else:
         os.kill(pid, 9)
         raise AssertionError("the llama.cpp server outlived its harness")
+
+
+def kill_after_first_model_call(llm: LocalLLM, run_dir: Path, sig: int) -> threading.Thread:
+    def watch() -> None:
+        trajectory = run_dir / "trajectory.jsonl"
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            if trajectory.exists() and '"kind": "model_call"' in trajectory.read_text():
+                os.kill(llm.process.pid, sig)
+                return
+            time.sleep(0.05)
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_a_server_killed_mid_run_is_named_and_ends_the_run_as_model_error(
+    run_scaffold, runs_root: Path
+) -> None:
+    from basic_agent import BasicAgent, BasicConfig
+
+    run_dir = runs_root / "killed-server"
+    with LocalLLM.start(n_ctx=2048) as llm:
+        config = ModelConfig(model=llm.model, api_base=llm.api_base, context_window=2048,
+                             max_output_tokens=24, temperature=0.0, max_attempts=6)  # fmt: skip
+        killer = kill_after_first_model_call(llm, run_dir, signal.SIGILL)
+        started = time.monotonic()
+        run, status, _ = run_scaffold(BasicAgent, BasicConfig, "basic",
+                                      LiteLLMModel(config, watch=llm), out=run_dir, steps=20,
+                                      context_window=2048, max_output_tokens=24)  # fmt: skip
+        killer.join()
+    error = run.record.summary["error"]
+    assert status == "model_error", error
+    assert error.startswith("local model server died (SIGILL, illegal instruction; last log:")
+    assert error.endswith("see README: local model") and "\n" not in error
+    # a dead server is not retried: no backoff series of six attempts
+    assert time.monotonic() - started < 120
+
+
+def test_a_hung_server_is_named_and_a_healthy_one_is_not(llm: LocalLLM) -> None:
+    assert llm.failure() is None
+    other = LocalLLM.start(n_ctx=512)
+    try:
+        os.kill(other.process.pid, signal.SIGSTOP)
+        reason = other.failure()
+        assert reason is not None and "stopped answering" in reason
+        assert f"pid {other.process.pid} is alive" in reason
+        os.kill(other.process.pid, signal.SIGCONT)
+    finally:
+        other.stop()
+    assert other.death() is not None and "SIGTERM" in (other.death() or "")
+
+
+def test_check_command_answers_and_the_build_is_portable() -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "scaffolds.local_llm", "--check"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("local model OK: ") and "completion tokens/s" in out.stdout
