@@ -1,7 +1,8 @@
 """``tree.html``: the solution tree as one self-contained page (no network, no CDN).
 
 The journal's nodes are embedded as JSON and drawn by a short inline script; each node shows
-its operator, metric, bug state, and folds out its plan, code, output and submission check.
+its operator, metric, bug state, and folds out its plan, code, output and submission check. A
+crossover node also links to its second parent, and a dashed line joins the two cards.
 
 Also a command, to redraw the page of any run (for instance one that was killed):
 ``python -m aide_tree.tree_html RUN_DIR``.
@@ -14,6 +15,7 @@ import os
 import sys
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from aide_tree.journal import Journal
 
@@ -22,7 +24,9 @@ OUTPUT_CHARS = 4000
 _MARKER = "/*JOURNAL*/"
 
 
-def page(journal: Journal, task: str) -> str:
+def tree_data(journal: Journal, task: str, policy: str | None = None) -> dict[str, Any]:
+    """What the page draws: the nodes (outputs cut to ``OUTPUT_CHARS``) and the best node's id.
+    The run viewer (``scaffolds.view``) draws the same data beside each node's transcript."""
     from tools import truncate_middle
 
     best = journal.best()
@@ -31,12 +35,17 @@ def page(journal: Journal, task: str) -> str:
         record = node.to_record()
         record["output"] = truncate_middle(node.output, OUTPUT_CHARS)
         nodes.append(record)
-    data = {
+    return {
         "task": task,
+        "policy": policy,
         "lower_is_better": journal.lower_is_better,
         "best_id": None if best is None else best.id,
         "nodes": nodes,
     }
+
+
+def page(journal: Journal, task: str, policy: str | None = None) -> str:
+    data = tree_data(journal, task, policy)
     # inside <script>, "<" must not start a tag: escape it (and & >) as JSON unicode escapes
     payload = json.dumps(data, ensure_ascii=False)
     payload = payload.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
@@ -44,10 +53,10 @@ def page(journal: Journal, task: str) -> str:
     return template.replace(_MARKER, payload)
 
 
-def write_tree(journal: Journal, task: str, path: Path) -> None:
+def write_tree(journal: Journal, task: str, path: Path, policy: str | None = None) -> None:
     """Write the page by rename, so a reader never sees half of it."""
     tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(page(journal, task), encoding="utf-8")
+    tmp.write_text(page(journal, task, policy), encoding="utf-8")
     os.replace(tmp, path)
 
 
@@ -64,8 +73,10 @@ def main(argv: list[str] | None = None) -> int:
     header = json.loads(journal_path.open(encoding="utf-8").readline())
     journal = Journal.open(journal_path, bool(header.get("lower_is_better")))
     summary = run_dir / "run.json"
-    task = json.loads(summary.read_text())["task"] if summary.is_file() else run_dir.name
-    write_tree(journal, task, run_dir / "tree.html")
+    saved = json.loads(summary.read_text()) if summary.is_file() else {}
+    task = saved.get("task", run_dir.name)
+    policy = (saved.get("config") or {}).get("policy")
+    write_tree(journal, task, run_dir / "tree.html", policy)
     print(run_dir / "tree.html")
     return 0
 

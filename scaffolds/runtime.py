@@ -136,7 +136,17 @@ class Run:
         self.checkpoint()
         self.record.event("end", status=status, error=error)
         self.record.finish(status, error=error, grade=grade)
+        self.write_view()
         return grade
+
+    def write_view(self) -> None:
+        """Draw ``view.html`` from the final record; a failure is recorded, never raised."""
+        try:
+            from scaffolds.view import write_run_page
+
+            write_run_page(self.dir)
+        except Exception as exc:  # the page is a convenience: it must not fail or lose the run
+            self.record.event("error", source="viewer", error=f"{type(exc).__name__}: {exc}")
 
     def close(self) -> None:
         if self.kernel is not None:

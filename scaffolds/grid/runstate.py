@@ -17,6 +17,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from scaffolds.exit_codes import for_status
 from scaffolds.grid.plan import RunSpec
 from scaffolds.record import JsonlLog, write_json_atomic
 
@@ -167,8 +168,14 @@ def log_tail(run_dir: Path, chars: int = LOG_TAIL_CHARS) -> str:
 
 
 def crash_reason(run_dir: Path, exit_code: int) -> str | None:
-    """Why the process that just ended counts as crashed, or None when it did not crash."""
+    """Why the process that just ended counts as crashed, or None when it did not crash.
+
+    A scaffold that ended as its record says did not crash, whatever its exit code (1 for a
+    run that ended in model_error, 130 for an interrupted one; see scaffolds.exit_codes)."""
     summary = read_run_json(run_dir)
+    status = (summary or {}).get("status")
+    if status not in (None, "running") and exit_code == for_status(status):
+        return None
     if exit_code != 0:
         return f"the scaffold exited with code {exit_code}"
     if summary is None:

@@ -154,3 +154,21 @@ def test_the_demo_exits_0_on_a_normal_end_and_1_when_its_model_fails(
     assert "status model_error" in failed.stdout
     assert "FAILED (model_error)" in failed.stdout
     assert "normal end" not in failed.stdout and "expected outcome" not in failed.stdout
+
+
+def test_a_grid_with_a_model_error_run_exits_1_and_names_it(
+    runs_root: Path, write_cassette: Callable[[str, list[dict[str, Any]]], Path]
+) -> None:
+    good = write_cassette("grid-ok", [{"content": "thinking"}])
+    grid = runs_root / "grid-exit-1"
+    out = subprocess.run(
+        [sys.executable, "-m", "scaffolds.ablate", "--scaffolds", "basic",
+         "--models", f"replay:{good},openai/none", "--api-base", nowhere(),
+         "--scaffold-args=--max-attempts 1", "--tasks", "demo/tabular-binary",
+         "--steps", "2", "--out", str(grid), "--no-report"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert out.returncode == 1, out.stderr
+    (line,) = [x for x in out.stderr.splitlines() if "run(s) failed" in x]
+    assert line.startswith("grid: 1 run(s) failed: basic__openai-none")
+    assert "(model_error)" in line and "grid-ok" not in line
