@@ -36,6 +36,7 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 install: $(VENV)/.installed sandbox-tools
+	@$(PY) -c "from tools.namespace import bwrap_path, namespace_problem as p; r = p(bwrap_path()); r and print('make: namespace sandbox unavailable (' + r + '); agent code runs in the user-based sandbox')"
 
 # bubblewrap gives the agent's code a namespace sandbox (tools/README.md); without it the
 # user-based sandbox is used, and make says so.

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from aide_tree.config import AideConfig
 from aide_tree.journal import Journal, Node
 from aide_tree.operators import operator_messages, review_messages
-from aide_tree.policy import Decision, search_policy
+from aide_tree.policies import POLICIES, Decision, Policy
 from aide_tree.preview import data_preview
 from aide_tree.prompts import render, tool_schema
 from aide_tree.reply import parse_reply
@@ -34,11 +34,15 @@ from scaffolds.session import ModelSession
 class Aide:
     """One AIDE search over one run: ``Aide(run).search()`` works until a limit ends it."""
 
-    policy = staticmethod(search_policy)
+    policy: ClassVar[Policy | None] = None
+    """A subclass may fix its own (``policy = staticmethod(my_policy)``); else ``--policy``'s."""
 
     def __init__(self, run: Run):
         self.run = run
         self.config = cast(AideConfig, run.config)
+        fixed = type(self).policy
+        self.decide: Policy = fixed or POLICIES[self.config.policy]
+        self.policy_name = self.config.policy if fixed is None else getattr(fixed, "__name__", "")
         self.feedback = self.feedback_session()
         self.journal = Journal.open(run.dir / "journal.jsonl", run.task.is_lower_better)
         self.submissions = Submissions(
@@ -66,12 +70,13 @@ class Aide:
             self.close()
 
     def step(self) -> Node:
-        decision = self.policy(self.journal, self.config, self.run.rng)
+        decision = self.decide(self.journal, self.config, self.run.rng)
         self._spent, self._calls = Usage(), [0, 0]
         plan, code = self.propose(decision)
         node = Node(
             id=len(self.journal),
             parent_id=None if decision.parent is None else decision.parent.id,
+            second_parent_id=None if decision.second_parent is None else decision.second_parent.id,
             step=self.run.budget.steps + 1,
             operator=decision.operator,
             plan=plan,
@@ -207,6 +212,7 @@ class Aide:
             "node",
             id=node.id,
             parent_id=node.parent_id,
+            second_parent_id=node.second_parent_id,
             operator=node.operator,
             is_buggy=node.is_buggy,
             metric=node.metric,
@@ -232,7 +238,7 @@ class Aide:
         )
 
     def write_tree(self) -> None:
-        write_tree(self.journal, self.run.config.task, self.run.dir / "tree.html")
+        write_tree(self.journal, self.run.config.task, self.run.dir / "tree.html", self.policy_name)
 
     def close(self) -> None:
         """Leave the best submission where the run record takes it from; draw the tree."""
@@ -262,7 +268,7 @@ class Aide:
         keeping the best submission if the kill came in between."""
         replay = Journal(self.journal.lower_is_better)
         for node in self.journal:
-            self.policy(replay, self.config, self.run.rng)
+            self.decide(replay, self.config, self.run.rng)
             replay.add(node)
         self.run.budget.steps = len(self.journal)
         skip_responses(self.run.session.model, sum(n.model_calls for n in self.journal))

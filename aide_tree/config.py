@@ -24,7 +24,9 @@ defaults; ``mlebench`` the MLE-bench paper's (Chan et al., 2024, appendix on AID
 
 
 class AideConfig(RunConfig):
-    """Options of ``python -m scaffolds.aide``. Defaults follow the original AIDE."""
+    """Options of ``python -m scaffolds.aide``. Defaults follow the original AIDE. Each policy
+    reads the fields named after it (``mcts:``, ``evolutionary:``) plus num_drafts, debug_prob
+    (greedy, evolutionary) and max_debug_depth."""
 
     steps: int | None = Field(default=20, ge=1, description="Nodes to create (one step = one node)")
     num_drafts: int = Field(default=5, ge=0, description="Independent drafts before improving")
@@ -43,6 +45,37 @@ class AideConfig(RunConfig):
     preset: Literal["aide", "mlebench"] | None = Field(
         default=None,
         description="Named settings: aide (original) or mlebench (500 steps, 24h, ...)",
+    )
+    policy: Literal["greedy", "mcts", "evolutionary"] = Field(
+        default="greedy",
+        description="Search policy: greedy (AIDE's), mcts (UCT over the tree), evolutionary",
+    )
+    max_children: int = Field(
+        default=3, ge=1, description="mcts: improvements of a working node before UCT passes it"
+    )
+    exploration: float = Field(
+        default=1.0,
+        ge=0.0,
+        description="mcts: UCT constant c in value + c*sqrt(ln N(parent)/N(child)), values in 0..1",
+    )
+    backup: Literal["max", "mean"] = Field(
+        default="max", description="mcts: a node's value from its subtree: the best, or the mean"
+    )
+    population_size: int = Field(
+        default=5, ge=1, description="evolutionary: the best working nodes that may be parents"
+    )
+    selection: Literal["tournament", "fitness"] = Field(
+        default="tournament",
+        description="evolutionary: parent selection, tournament or fitness-proportional",
+    )
+    tournament_size: int = Field(
+        default=3, ge=1, description="evolutionary: members drawn for each tournament"
+    )
+    crossover_prob: float = Field(
+        default=0.3,
+        ge=0.0,
+        le=1.0,
+        description="evolutionary: chance that a step combines two parents (crossover)",
     )
     memory_nodes: int = Field(
         default=8, ge=0, description="Earlier working nodes summarised in each prompt"

@@ -1,7 +1,8 @@
 """The journal: every node of the solution tree, appended to ``journal.jsonl`` as it completes.
 
 The file holds a header line (``format_version``, the metric's direction) and then one line per
-node. Nothing is ever rewritten: a killed run loses at most the node it was working on, and a
+node. Version 2 added ``second_parent_id`` (a crossover's other parent); version 1 files load
+and continue as they are, their nodes having no second parent. Nothing is ever rewritten: a killed run loses at most the node it was working on, and a
 step costs one appended line however long the run. Views (children, debug depth, drafts, buggy
 leaves, best node) are derived from the nodes, never stored.
 """
@@ -16,8 +17,10 @@ from typing import Any, Literal
 from aide_tree.metric import Metric
 from scaffolds.record import JsonlLog
 
-FORMAT_VERSION = 1
-Operator = Literal["draft", "improve", "debug"]
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)
+"""Journal formats this code loads: 1 (before crossover) and 2."""
+Operator = Literal["draft", "improve", "debug", "crossover"]
 
 
 class JournalError(Exception):
@@ -36,6 +39,8 @@ class Node:
     operator: Operator
     plan: str
     code: str
+    second_parent_id: int | None = None
+    """The other parent of a crossover node (``parent_id`` is the first); None otherwise."""
     output: str = ""
     """Execution output, capped in the middle (``output_cap``)."""
     exit_code: int | None = None
@@ -92,8 +97,9 @@ class Journal:
         else:
             header, *rest = records
             version = header.get("format_version")
-            if version != FORMAT_VERSION:
-                raise JournalError(f"{path}: format_version {version}, expected {FORMAT_VERSION}")
+            if version not in READABLE_VERSIONS:
+                expected = " or ".join(map(str, READABLE_VERSIONS))
+                raise JournalError(f"{path}: format_version {version}, expected {expected}")
             if header.get("lower_is_better") != lower_is_better:
                 raise JournalError(f"{path} was written for a metric of the other direction")
             for record in rest:

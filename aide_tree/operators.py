@@ -1,15 +1,17 @@
-"""The messages AIDE sends: the three operators' prompts and the review's, from the templates
+"""The messages AIDE sends: the operators' prompts (draft, improve, debug, crossover) and the review's, from the templates
 in ``prompts/aide/`` and the journal. Pure functions of their inputs."""
 
 from __future__ import annotations
 
 from aide_tree.journal import Journal, Node
-from aide_tree.policy import Decision
+from aide_tree.policies import Decision
 from aide_tree.prompts import render
 from scaffolds.protocols import Message
 
 MEMORY_FIELD_CHARS = 400
 """Characters of each plan and review summary in the memory of earlier nodes."""
+PLAN_CHARS = 1500
+"""Characters of each parent's plan in a crossover prompt."""
 
 
 def clip(text: str, chars: int = MEMORY_FIELD_CHARS) -> str:
@@ -75,6 +77,9 @@ def operator_messages(
                 **shown,
                 **common,
             )
+        elif decision.operator == "crossover" and decision.second_parent is not None:
+            second = decision.second_parent
+            request = crossover_request(parent, second, journal, memory_nodes, common)
         else:
             request = render(
                 "debug", parent_facts=facts(parent), parent_review=parent.review, **shown, **common
@@ -83,6 +88,25 @@ def operator_messages(
         {"role": "system", "content": render("system", instructions=instructions)},
         {"role": "user", "content": request},
     ]
+
+
+def crossover_request(
+    first: Node, second: Node, journal: Journal, memory_nodes: int, common: dict[str, str]
+) -> str:
+    """The crossover prompt: both parents' plans, metrics and code (not their outputs)."""
+    return render(
+        "crossover",
+        memory=memory(journal, memory_nodes),
+        first_id=first.id,
+        first_metric=journal.metric(first),
+        first_plan=clip(first.plan, PLAN_CHARS),
+        first_code=first.code,
+        second_id=second.id,
+        second_metric=journal.metric(second),
+        second_plan=clip(second.plan, PLAN_CHARS),
+        second_code=second.code,
+        **common,
+    )
 
 
 def review_messages(node: Node, instructions: str) -> list[Message]:

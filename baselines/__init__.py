@@ -15,9 +15,26 @@ import os
 # loaded 2-core box). Passive waiting costs next to nothing when the machine is idle.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-from baselines.check import CheckReport, check_tasks
-from baselines.registry import BASELINES, baseline_module, has_baseline
-from baselines.runner import BaselineRun, run_baseline
+# The harness side (check, runner) is imported on first use, so that a script run alone
+# (``python -m baselines.mlebench.<task>``) needs only numpy, pandas and its own libraries.
+_LAZY = {
+    "CheckReport": "baselines.check",
+    "check_tasks": "baselines.check",
+    "BASELINES": "baselines.registry",
+    "baseline_module": "baselines.registry",
+    "has_baseline": "baselines.registry",
+    "BaselineRun": "baselines.runner",
+    "run_baseline": "baselines.runner",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'baselines' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(_LAZY[name]), name)
+
 
 __all__ = [
     "BASELINES",

@@ -151,6 +151,10 @@ class CheckOptions:
     """Baselines train on a small sample; their "above median" expectation is then skipped."""
     time_budget_s: float | None = None
     threads: int | None = None
+    device: str | None = None
+    """Passed to the baselines that train networks (``cuda``, ``cpu``; None: their choice)."""
+    pretrained: str | None = None
+    """Passed to the baselines that start from pretrained weights (``none``: random ones)."""
 
 
 def check_task(ref: str, options: CheckOptions) -> TaskCheck:
@@ -163,6 +167,18 @@ def check_task(ref: str, options: CheckOptions) -> TaskCheck:
         return TaskCheck(ref, "skipped", reason=str(e).removeprefix(f"{ref}: "))
     folder = options.out_dir / ref.replace("/", "-")
     folder.mkdir(parents=True, exist_ok=True)
+    if getattr(task, "submission_is_folder", False):  # a paper repository, not a CSV
+        from baselines.paper_check import check_paper
+
+        outcomes = guarded("baseline", "reproduces", lambda: check_paper(task, folder, options))
+        return TaskCheck(task.id, "checked", seconds=round(time.monotonic() - start, 2),
+                         outcomes=outcomes)  # fmt: skip
+    if task.benchmark == "tam":  # ranks on the real leaderboard, not medals; JSON/TXT/parquet
+        from baselines.tam_check import check_tam
+
+        outcomes = guarded("gold", "valid", lambda: check_tam(task, folder, options))
+        return TaskCheck(task.id, "checked", seconds=round(time.monotonic() - start, 2),
+                         outcomes=outcomes)  # fmt: skip
     outcomes = [
         *guarded("gold", "valid", lambda: check_gold(task, folder)),
         *guarded("sample", "valid", lambda: check_sample(task)),
@@ -202,6 +218,8 @@ def check_baseline(task: CompetitionTask, folder: Path, options: CheckOptions) -
                 smoke=options.smoke,
                 time_budget_s=options.time_budget_s,
                 threads=options.threads,
+                device=options.device,
+                pretrained=options.pretrained,
             )
         except Exception as e:  # a crashing baseline is a finding, not the end of the check
             traceback.print_exc(file=f)

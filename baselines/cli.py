@@ -20,14 +20,17 @@ EXAMPLES = """examples:
   python -m baselines run --task demo/tabular-binary --out runs/tb --smoke
   python -m baselines check --split cpu_only --data-dir ~/mle-data --mlebench-dir ~/mle-bench
   python -m baselines check --tasks demo/tabular-binary,mlebench/spaceship-titanic --smoke
+  python -m baselines run --task mlebench/aerial-cactus-identification --pretrained none --device cpu --smoke
+  python -m baselines check --split tam_lite --data-dir ~/tam-data
 
 exit codes: 0 success (check: no expectation failed and at least one was checked),
             1 run: the submission was graded invalid; check: an expectation failed, or
               nothing could be checked (every task skipped),
             2 bad input: unknown task, no baseline, unprepared data (run), bad arguments"""
 
-SPLITS = ("demo", "cpu_only", "lite", "all", "medium", "high", "dev")
-"""``check --split`` values: ``demo`` is every demo task, the others are MLE-bench splits."""
+SPLITS = ("demo", "cpu_only", "lite", "all", "medium", "high", "dev", "tam_lite")
+"""``check --split`` values: ``demo`` is every demo task, ``tam_lite`` the 18 TAM-Bench Lite
+tasks, the others are MLE-bench splits."""
 
 
 def positive_seconds(text: str) -> float:
@@ -71,6 +74,16 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--threads", type=positive_int, help="worker threads (default: the script's own)"
     )
+    parser.add_argument(
+        "--device",
+        choices=("auto", "cuda", "cpu"),
+        help="where network baselines train (default: auto, the GPU when there is one)",
+    )
+    parser.add_argument(
+        "--pretrained",
+        help="network baselines' starting weights: none (random, offline), a hub id or a "
+        "local folder (default: each script's hub id, via the hub or HF_HOME's cache)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -102,7 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     which = p.add_mutually_exclusive_group(required=True)
-    which.add_argument("--split", choices=SPLITS, help="demo, or an MLE-bench split")
+    which.add_argument(
+        "--split", choices=SPLITS, help="demo, tam_lite (TAM-Bench Lite), or an MLE-bench split"
+    )
     which.add_argument("--tasks", help="comma-separated task references")
     p.add_argument(
         "--out", type=Path, default=Path("runs/baselines/check"), help="default: %(default)s"
@@ -125,9 +140,25 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise BadInput(str(e)) from e
     out = args.out or Path("runs/baselines") / ref.replace("/", "-")
     run = run_baseline(
-        task, out, smoke=args.smoke, time_budget_s=args.time_budget, threads=args.threads
+        task,
+        out,
+        smoke=args.smoke,
+        time_budget_s=args.time_budget,
+        threads=args.threads,
+        device=args.device,
+        pretrained=args.pretrained,
     )
     report = run.grade
+    if "graded" in report:  # a judge-graded task (PaperBench): no medals, maybe no judge
+        print(f"{task.id}: val {run.metric} {run.val_score:.5f} | {report.get('contract')}")
+        print(f"wrote {run.submission_path} and {run.grade_path}")
+        return 0 if report["valid_submission"] else 1
+    if "rank_pct" in report:  # TAM-Bench: a rank on the real leaderboard, no medals
+        place = f"rank {report['rank']}/{report['participants']}" if report["rank"] else "no rank"
+        print(f"{task.id}: val {run.metric} {run.val_score:.5f} | test score {report['score']} "
+              f"(valid: {report['valid_submission']}, {place}) | {run.seconds:.1f}s")  # fmt: skip
+        print(f"wrote {run.submission_path} and {run.grade_path}")
+        return 0 if report["valid_submission"] else 1
     medal = "unknown (no leaderboard)" if report["above_median"] is None else report["above_median"]
     print(
         f"{task.id}: val {run.metric} {run.val_score:.5f} | test score {report['score']} "
@@ -140,6 +171,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 def selected_tasks(args: argparse.Namespace) -> list[str]:
     if args.split == "demo":
         return list_tasks("demo")
+    if args.split == "tam_lite":
+        return list_tasks("tam", "lite")
     if args.split:
         return list_tasks("mlebench", args.split)
     refs = [task_ref(r.strip()) for r in args.tasks.split(",") if r.strip()]
@@ -198,6 +231,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         smoke=args.smoke,
         time_budget_s=args.time_budget,
         threads=args.threads,
+        device=args.device,
+        pretrained=args.pretrained,
     )
     try:
         args.out.mkdir(parents=True, exist_ok=True)

@@ -6,6 +6,11 @@ metric's name), ``SEED``, ``TIME_BUDGET_S`` and ``THREADS`` (its defaults), and:
     def main(public_dir, out_path, *, smoke=False, time_budget_s=TIME_BUDGET_S,
              threads=THREADS) -> float:   # the local validation score
 
+A script that trains a network also takes ``device`` (``cuda``, ``cpu``, or None for the GPU
+when there is one) and, when it starts from pretrained weights, ``pretrained`` (None for its
+hub id, ``none`` for random weights, or a hub id or folder); ``call_main`` passes them only to
+scripts that take them.
+
 Its log lines have a fixed format, so a run reads the same by eye or by ``grep``::
 
     [    12.3s] read train.csv: 7,823 rows      progress, after the seconds spent so far
@@ -15,6 +20,7 @@ Its log lines have a fixed format, so a run reads the same by eye or by ``grep``
 from __future__ import annotations
 
 import argparse
+import inspect
 import os
 import sys
 import time
@@ -132,7 +138,9 @@ def write_submission(frame: pd.DataFrame, out_path: Path, budget: Budget) -> Non
     out_path = Path(out_path)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     frame.to_csv(out_path, index=False)
-    budget.log(f"wrote {out_path} ({len(frame):,} rows, columns {','.join(frame.columns)})")
+    names = list(map(str, frame.columns))
+    columns = ",".join(names) if len(names) <= 8 else ",".join(names[:4]) + f",... ({len(names)})"
+    budget.log(f"wrote {out_path} ({len(frame):,} rows, columns {columns})")
 
 
 def call_main(
@@ -143,17 +151,30 @@ def call_main(
     smoke: bool = False,
     time_budget_s: float | None = None,
     threads: int | None = None,
+    device: str | None = None,
+    pretrained: str | None = None,
 ) -> float:
     """Run a script's ``main``, its own defaults standing in for unset options, with the BLAS
     and OpenMP thread pools capped at its thread count (idle BLAS threads spinning on a busy
-    machine made a 0.04 s logistic regression take 0.3 s)."""
+    machine made a 0.04 s logistic regression take 0.3 s). ``device`` and ``pretrained`` go
+    to the scripts that take them and are ignored by the others."""
     threads = threads if threads is not None else module.THREADS
     budget_s = time_budget_s if time_budget_s is not None else module.TIME_BUDGET_S
+    extra = {
+        name: value
+        for name, value in (("device", device), ("pretrained", pretrained))
+        if value is not None and name in takes(module)
+    }
     with threadpool_limits(limits=threads):
         score: float = module.main(
-            public_dir, out_path, smoke=smoke, time_budget_s=budget_s, threads=threads
+            public_dir, out_path, smoke=smoke, time_budget_s=budget_s, threads=threads, **extra
         )
     return score
+
+
+def takes(module: ModuleType) -> set[str]:
+    """The keyword options a script's ``main`` accepts."""
+    return set(inspect.signature(module.main).parameters)
 
 
 def standalone(main: BaselineMain, doc: str | None, argv: list[str] | None = None) -> int:
@@ -166,6 +187,13 @@ def standalone(main: BaselineMain, doc: str | None, argv: list[str] | None = Non
     parser.add_argument("--smoke", action="store_true", help="train on a small sample (fast)")
     parser.add_argument("--time-budget", type=float, help="seconds (default: the script's own)")
     parser.add_argument("--threads", type=int, help="worker threads (default: the script's own)")
+    module = sys.modules[main.__module__]
+    if "device" in takes(module):
+        parser.add_argument("--device", choices=("auto", "cuda", "cpu"), help="default: auto")
+    if "pretrained" in takes(module):
+        parser.add_argument(
+            "--pretrained", help="none (random weights), a hub id or a folder (default: hub id)"
+        )
     args = parser.parse_args(argv)
     if not args.public_dir.is_dir():
         parser.exit(2, f"error: no such folder: {args.public_dir}\n")
@@ -173,7 +201,6 @@ def standalone(main: BaselineMain, doc: str | None, argv: list[str] | None = Non
         args.time_budget is not None and args.time_budget <= 0
     ):
         parser.exit(2, "error: --threads and --time-budget must be positive\n")
-    module = sys.modules[main.__module__]
     call_main(
         module,
         args.public_dir,
@@ -181,5 +208,7 @@ def standalone(main: BaselineMain, doc: str | None, argv: list[str] | None = Non
         smoke=args.smoke,
         time_budget_s=args.time_budget,
         threads=args.threads,
+        device=getattr(args, "device", None),
+        pretrained=getattr(args, "pretrained", None),
     )
     return 0

@@ -16,12 +16,40 @@ BASELINES: tuple[str, ...] = (
     "mlebench/playground-series-s3e18",
     "mlebench/spaceship-titanic",
     "mlebench/nomad2018-predict-transparent-conductors",
+    # MLE-bench Lite's image competitions (networks on a GPU; leaf and denoising need none)
+    "mlebench/aerial-cactus-identification",
+    "mlebench/aptos2019-blindness-detection",
+    "mlebench/denoising-dirty-documents",
+    "mlebench/dog-breed-identification",
+    "mlebench/dogs-vs-cats-redux-kernels-edition",
+    "mlebench/histopathologic-cancer-detection",
+    "mlebench/leaf-classification",
+    "mlebench/plant-pathology-2020-fgvc7",
+    "mlebench/ranzcr-clip-catheter-line-classification",
+    "mlebench/siim-isic-melanoma-classification",
+    # MLE-bench Lite's text and audio competitions
+    "mlebench/detecting-insults-in-social-commentary",
+    "mlebench/jigsaw-toxic-comment-classification-challenge",
+    "mlebench/random-acts-of-pizza",
+    "mlebench/spooky-author-identification",
+    "mlebench/text-normalization-challenge-english-language",
+    "mlebench/text-normalization-challenge-russian-language",
+    "mlebench/mlsp-2013-birds",
+    "mlebench/the-icml-2013-whale-challenge-right-whale-redux",
     "demo/tabular-binary",
     "demo/tabular-regression",
     "demo/digits-image",
+    "paperbench/demo-james-stein",
+    "tam/tabular/easy",
+    "tam/tabular/medium",
+    "tam/tabular/hard",
+    "tam/text/easy",
+    "tam/text/medium",
+    "tam/text/hard",
 )
-"""Task references with a baseline script: the 7 CPU-only MLE-bench competitions and every
-demo task."""
+"""Task references with a baseline script: the 7 CPU-only MLE-bench competitions, every demo
+task, PaperBench's demo paper (whose baseline writes a submission repository) and the TAM Lite
+tabular and text tasks (``baselines.tam.<modality>_<difficulty>``)."""
 
 
 def task_ref(ref: str) -> str:
@@ -35,7 +63,7 @@ def has_baseline(ref: str) -> bool:
 
 def module_name(ref: str) -> str:
     benchmark, _, task_id = task_ref(ref).partition("/")
-    return f"baselines.{benchmark}.{task_id.replace('-', '_')}"
+    return f"baselines.{benchmark}.{task_id.replace('-', '_').replace('/', '_')}"
 
 
 def baseline_module(ref: str) -> ModuleType:

@@ -1,7 +1,8 @@
 """Run one task's baseline on its public data, then grade it: ``submission.csv``, ``grade.json``.
 
 The script sees only ``task.public_dir`` and the output path; the answers stay with the task,
-which grades the file afterwards exactly as it grades an agent's.
+which grades the file afterwards exactly as it grades an agent's. A task whose submission is a
+folder (PaperBench) gets ``submission/`` instead of ``submission.csv``.
 """
 
 from __future__ import annotations
@@ -34,6 +35,12 @@ class BaselineRun:
     smoke: bool
     submission_path: str
     grade_path: str
+    device: str | None = None
+    """``--device`` as given (null: the script's choice, the GPU when there is one)."""
+    pretrained: str | None = None
+    """``--pretrained`` as given: null for the script's hub weights, ``none`` for random ones."""
+    peak_gpu_mib: float | None = None
+    """Peak GPU memory torch allocated in this process; null when no GPU was used."""
     format_version: int = FORMAT_VERSION
 
     @property
@@ -49,16 +56,20 @@ def run_baseline(
     smoke: bool = False,
     time_budget_s: float | None = None,
     threads: int | None = None,
+    device: str | None = None,
+    pretrained: str | None = None,
 ) -> BaselineRun:
     """Train ``task``'s baseline, write ``out_dir/{submission.csv,grade.json,baseline.json}``.
 
-    ``time_budget_s`` and ``threads`` default to the script's own. Raises ``KeyError`` when the
+    ``time_budget_s``, ``threads``, ``device`` and ``pretrained`` default to the script's own
+    (the last two matter only to scripts that train networks). Raises ``KeyError`` when the
     task has no baseline; whatever the script raises propagates.
     """
     module = baseline_module(task.id)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    submission = out_dir / "submission.csv"
+    folder = getattr(task, "submission_is_folder", False)
+    submission = out_dir / ("submission" if folder else "submission.csv")
     start = time.monotonic()
     val_score = call_main(
         module,
@@ -67,6 +78,8 @@ def run_baseline(
         smoke=smoke,
         time_budget_s=time_budget_s,
         threads=threads,
+        device=device,
+        pretrained=pretrained,
     )
     seconds = time.monotonic() - start
     report = task.grade(submission)
@@ -76,11 +89,27 @@ def run_baseline(
         task=task.id,
         metric=module.METRIC,
         val_score=val_score,
-        test_score=report["score"],
+        test_score=report.get("score"),
         seconds=round(seconds, 2),
         smoke=smoke,
         submission_path=str(submission),
         grade_path=str(grade_path),
+        device=device,
+        pretrained=pretrained,
+        peak_gpu_mib=_peak_gpu_mib(),
     )
     (out_dir / "baseline.json").write_text(json.dumps(asdict(run), indent=2), encoding="utf-8")
     return run
+
+
+def _peak_gpu_mib() -> float | None:
+    """What torch allocated at most on the GPU in this process (None when torch or a GPU was
+    never used: importing torch only to ask would cost a second per CPU baseline)."""
+    import sys
+
+    if "torch" not in sys.modules:
+        return None
+    from baselines.torchkit import peak_gpu_mib
+
+    peak = peak_gpu_mib()
+    return None if peak is None else round(peak, 1)

@@ -70,7 +70,7 @@ class BasicAgent:
         if reply.get("tool_calls"):
             submitted = self.run_tools(reply["tool_calls"])
         else:
-            self.add("user", self.prompt("continue", reminder=budget.reminder()), "continue")
+            self.add("user", self.prompt("continue", reminder=self.run.reminder()), "continue")
         self.checkpoint()
         if submitted:
             raise Submitted
@@ -115,14 +115,14 @@ class BasicAgent:
 
     def observation_text(self, observation: Observation) -> str:
         """What the model reads: the tool's output (with the format-error count when the call
-        was malformed), then the budget line."""
+        was malformed), then the budget line (and the task's progress note, if it has one)."""
         output = observation.text
         if observation.kind == "format_error":
             limit = self.config.max_format_errors
             output = self.prompt(
                 "format_error", error=output, count=self.format_errors, limit=limit
             )
-        return self.prompt("observation", output=output, reminder=self.run.budget.reminder())
+        return self.prompt("observation", output=output, reminder=self.run.reminder())
 
     def resume(self) -> None:
         """Continue from the last completed step in the record; the kernel starts empty."""
@@ -132,7 +132,7 @@ class BasicAgent:
         if isinstance(model, ReplayModel):
             model.position = steps
         if self.messages:
-            self.add("user", self.prompt("resumed", reminder=self.run.budget.reminder()), "resumed")
+            self.add("user", self.prompt("resumed", reminder=self.run.reminder()), "resumed")
 
     def add(self, role: str, content: str, purpose: str) -> None:
         message = {"role": role, "content": content}

@@ -1,7 +1,7 @@
 """AIDE's per-step harness overhead, early and late in a long run, and its peak memory.
 
     .venv/bin/python bench/aide_overhead.py            # 500 steps, about a minute
-    .venv/bin/python bench/aide_overhead.py --steps 100
+    .venv/bin/python bench/aide_overhead.py --steps 100 --policy mcts
 
 A replay model answers every step with a trivial script (copy the sample submission, print a
 score; every tenth one raises) and a review, so the time of a step is the harness's own: policy,
@@ -98,6 +98,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=500, help="steps to run (default 500)")
     parser.add_argument("--task", default="demo/tabular-binary")
+    parser.add_argument("--policy", default="greedy", help="search policy (default greedy)")
     args = parser.parse_args()
 
     import psutil
@@ -112,6 +113,7 @@ def main() -> int:
             "out": root / "run",
             "steps": args.steps,
             "time_limit": 24 * 3600,
+            "policy": args.policy,
         }
     )
     run = open_run(config, "aide", model=make_model(config.model_settings()))
@@ -136,7 +138,10 @@ def main() -> int:
     early, late = around(harness, 10), around(harness, last)
     harness_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
-    print(f"AIDE harness overhead, {last} steps on {args.task} ({status}, {wall:.1f} s in all)")
+    print(
+        f"AIDE harness overhead, {args.policy} policy, {last} steps on {args.task} "
+        f"({status}, {wall:.1f} s in all)"
+    )
     print(f"  medians of {WINDOW} steps:  harness wall  validator  kernel call  harness CPU")
     for step in (10, last):
         print(

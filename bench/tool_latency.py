@@ -1,13 +1,17 @@
-"""Tool latency: a warm Jupyter kernel against a fresh Python process per step.
+"""Tool latency: a warm Jupyter kernel against a fresh Python process per step, under every
+sandbox this machine offers, side by side in one run.
 
     .venv/bin/python bench/tool_latency.py              # defaults below
     .venv/bin/python bench/tool_latency.py --fresh 10   # more fresh-process samples
 
-Measured side by side in one run, through the same sandbox (as the agent user when run as
-root): the median round trip of a trivial ``python`` tool call, and the median cost of one ML
-step (import pandas and scikit-learn, fit a tiny model) in the warm kernel against a fresh
-interpreter per step, the way a process-per-step interpreter works. Goals: trivial round trip
-<= 5 ms; warm step >= 100x faster than a fresh process.
+Each sandbox gets its own workspace and kernel: the namespace sandbox with the network on and
+off (kernel over ipc sockets), and the user-based one (kernel over localhost TCP); without
+root, only the unisolated one. Samples alternate between the sandboxes, so that a busy
+machine slows every one alike. Reported per sandbox: the median round trip of a trivial
+``python`` tool call and of a trivial ``bash`` call, and the median cost of one ML step
+(import pandas and scikit-learn, fit a tiny model) in the warm kernel against a fresh
+interpreter per step. Goals: trivial python round trip <= 5 ms; the namespace sandbox adds
+<= 1 ms to it; warm step >= 100x faster than a fresh process.
 """
 
 from __future__ import annotations
@@ -20,15 +24,20 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from tools import PythonKernel, Sandbox, Toolset, Workspace
+from tools.namespace import bwrap_path, namespace_problem
 
-TRIVIAL_CALLS = 200  # trivial python calls timed
+TRIVIAL_CALLS = 200  # trivial python calls timed per sandbox
+BASH_CALLS = 30  # trivial bash calls timed per sandbox
 WARM_STEPS = 30  # ML steps timed in the warm kernel
 FRESH_STEPS = 5  # ML steps timed in a fresh process each (each takes seconds)
 BLAS_THREADS = 1  # a tiny model: keep BLAS thread start-up out of what is measured
 TRIVIAL_GOAL_MS = 5.0
+ADDED_GOAL_MS = 1.0
 RATIO_GOAL = 100.0
 STEP = """\
 import pandas as pd
@@ -39,22 +48,126 @@ print(LogisticRegression().fit(X, y).score(X, y))
 """
 
 
-def median_s(action: Callable[[], object], repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
+@dataclass
+class Subject:
+    """One sandbox under test, with its samples (seconds)."""
+
+    name: str
+    sandbox: Sandbox
+    kernel: PythonKernel
+    toolset: Toolset
+    samples: dict[str, list[float]] = field(default_factory=dict)
+
+    def time(self, what: str, action: Callable[[], object]) -> None:
         started = time.perf_counter()
         action()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
+        self.samples.setdefault(what, []).append(time.perf_counter() - started)
+
+    def ms(self, what: str) -> float:
+        return statistics.median(self.samples[what]) * 1e3
+
+    def fresh_step(self) -> None:
+        box = self.sandbox
+        subprocess.run(
+            box.popen_args([box.agent_python, "-c", STEP]),
+            env=box.env,
+            cwd=box.workspace.root,
+            check=True,
+            capture_output=True,
+        )
 
 
 def check(ok: bool) -> str:
     return "meets goal" if ok else "MISSES goal"
 
 
+def configurations() -> list[tuple[str, dict[str, str]]]:
+    """(label, Sandbox.create options) for every sandbox this machine can run."""
+    if os.geteuid() != 0:
+        return [("no isolation (not root)", {})]
+    user = [("user-based", {"backend": "user"})]
+    problem = namespace_problem(bwrap_path())
+    if problem is not None:
+        print(f"namespace sandbox unavailable ({problem}): measuring the user-based one only")
+        return user
+    namespace = [
+        ("namespace, network on", {"backend": "namespace", "network": "on"}),
+        ("namespace, network off", {"backend": "namespace", "network": "off"}),
+    ]
+    return namespace + user
+
+
+def open_subject(
+    stack: ExitStack, base: Path, name: str, options: dict[str, str], env: dict[str, str]
+) -> Subject:
+    workspace = Workspace.create(base / name.replace(" ", "_").replace(",", ""), None)
+    sandbox = stack.enter_context(Sandbox.create(workspace, extra_env=env, **options))  # type: ignore[arg-type]
+    kernel = stack.enter_context(PythonKernel(sandbox, workspace.root))
+    toolset = Toolset.standard(
+        workspace, sandbox, kernel, lambda p: (True, ""), "submission/submission.csv",
+        time_left=lambda: 3600.0,
+    )  # fmt: skip
+    print(f"{name}: {sandbox.note} (kernel over {sandbox.kernel_transport})")
+    return Subject(name, sandbox, kernel, toolset)
+
+
+ACTIONS: dict[str, Callable[[Subject], object]] = {
+    "call": lambda s: s.toolset.call("python", '{"code": "1"}'),
+    "execute": lambda s: s.kernel.execute("1", 60),
+    "bash": lambda s: s.toolset.call("bash", '{"command": "true"}'),
+    "warm": lambda s: s.kernel.execute(STEP, 600),
+    "clean": lambda s: s.kernel.run_clean(STEP, 600),
+    "fresh": Subject.fresh_step,
+}
+
+
+def measure(subjects: list[Subject], counts: dict[str, int]) -> None:
+    """Time every action ``counts[action]`` times per sandbox, one sample of each sandbox in
+    turn, so that load from elsewhere on the machine falls on all of them alike."""
+    for s in subjects:  # warm up: first calls, imports
+        for _ in range(20):
+            ACTIONS["call"](s)
+        for what in ("bash", "warm", "clean", "fresh"):
+            ACTIONS[what](s)
+    for what, action in ACTIONS.items():
+        for _ in range(counts[what]):
+            for s in subjects:
+                s.time(what, lambda s=s, a=action: a(s))
+
+
+def report(subjects: list[Subject]) -> None:
+    rows = [
+        ("trivial python call, Toolset.call   ", "call"),
+        ("trivial python call, kernel.execute ", "execute"),
+        ("trivial bash call, Toolset.call     ", "bash"),
+        ("ML step, warm kernel (execute)      ", "warm"),
+        ("ML step, warm kernel (run_clean)    ", "clean"),
+        ("ML step, fresh python process       ", "fresh"),
+    ]
+    width = max(len(s.name) for s in subjects) + 2
+    print(" " * 37 + "".join(f"{s.name:>{width}}" for s in subjects) + "   (median ms)")
+    for label, key in rows:
+        print(label + "".join(f"{s.ms(key):>{width}.2f}" for s in subjects))
+    print("fresh process / warm kernel   ratio" + "".join(
+        f"{s.ms('fresh') / s.ms('warm'):>{width}.1f}" for s in subjects
+    ) + f"   (goal >= {RATIO_GOAL:g} x)")  # fmt: skip
+    for s in subjects:
+        ok = s.ms("call") <= TRIVIAL_GOAL_MS and s.ms("fresh") / s.ms("warm") >= RATIO_GOAL
+        print(f"{s.name}: trivial call {s.ms('call'):.2f} ms, {check(ok)} "
+              f"(<= {TRIVIAL_GOAL_MS:g} ms, >= {RATIO_GOAL:g} x)")  # fmt: skip
+    user = next((s for s in subjects if s.sandbox.backend == "user"), None)
+    for s in subjects:
+        if user is not None and s.sandbox.backend == "namespace":
+            added = s.ms("call") - user.ms("call")
+            print(f"{s.name} adds {added:+.2f} ms to a trivial python call and "
+                  f"{s.ms('bash') - user.ms('bash'):+.2f} ms to a trivial bash call "
+                  f"({check(added <= ADDED_GOAL_MS)}: <= {ADDED_GOAL_MS:g} ms added)")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--trivial", type=int, default=TRIVIAL_CALLS)
+    parser.add_argument("--bash", type=int, default=BASH_CALLS)
     parser.add_argument("--warm", type=int, default=WARM_STEPS)
     parser.add_argument("--fresh", type=int, default=FRESH_STEPS)
     parser.add_argument(
@@ -67,51 +180,22 @@ def main() -> None:
     threads = str(args.blas_threads)
     names = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
     extra_env = {name: threads for name in names} if args.blas_threads > 0 else {}
+    print(f"BLAS threads for agent code: {threads if extra_env else 'as the harness has it'}")
+    counts = {"call": args.trivial, "execute": args.trivial, "bash": args.bash}
+    counts |= {"warm": args.warm, "clean": args.warm, "fresh": args.fresh}
 
     base = Path(tempfile.mkdtemp(prefix="tool-latency-"))
     os.chmod(base, 0o755)  # the agent user must be able to enter it
     try:
-        workspace = Workspace.create(base / "ws", None)
-        sandbox = Sandbox.create(workspace, extra_env=extra_env)
-        print(sandbox.note)
-        print(f"BLAS threads for agent code: {threads if extra_env else 'as the harness has it'}")
-        with PythonKernel(sandbox, workspace.root) as kernel:
-            toolset = Toolset.standard(
-                workspace, sandbox, kernel, lambda p: (True, ""), "submission/submission.csv",
-                time_left=lambda: 3600.0,
-            )  # fmt: skip
-
-            def fresh_step() -> None:
-                subprocess.run(
-                    sandbox.popen_args([sandbox.agent_python, "-c", STEP]),
-                    env=sandbox.env,
-                    cwd=workspace.root,
-                    check=True,
-                    capture_output=True,
-                )
-
-            for _ in range(20):
-                toolset.call("python", '{"code": "1"}')
-            trivial_call = median_s(lambda: toolset.call("python", '{"code": "1"}'), args.trivial)
-            trivial_exec = median_s(lambda: kernel.execute("1", 60), args.trivial)
-            kernel.execute(STEP, 600)
-            warm = median_s(lambda: kernel.execute(STEP, 600), args.warm)
-            clean = median_s(lambda: kernel.run_clean(STEP, 600), args.warm)
-            fresh_step()
-            fresh = median_s(fresh_step, args.fresh)
+        with ExitStack() as stack:
+            subjects = [
+                open_subject(stack, base, name, options, extra_env)
+                for name, options in configurations()
+            ]
+            measure(subjects, counts)
     finally:
         shutil.rmtree(base, ignore_errors=True)
-
-    ratio = fresh / warm
-    print(f"trivial python call, Toolset.call       median {trivial_call * 1e3:8.2f} ms  "
-          f"({check(trivial_call * 1e3 <= TRIVIAL_GOAL_MS)}: <= {TRIVIAL_GOAL_MS:g} ms)")  # fmt: skip
-    print(f"trivial python call, kernel.execute     median {trivial_exec * 1e3:8.2f} ms")
-    print(f"ML step, warm kernel (execute)          median {warm * 1e3:8.2f} ms  (n={args.warm})")
-    print(f"ML step, warm kernel (run_clean)        median {clean * 1e3:8.2f} ms  (n={args.warm})")
-    print(f"ML step, fresh python process per step  median {fresh * 1e3:8.2f} ms  (n={args.fresh})")
-    print(f"fresh process / warm kernel             ratio  {ratio:8.1f} x   "
-          f"({check(ratio >= RATIO_GOAL)}: >= {RATIO_GOAL:g} x)")  # fmt: skip
-    print(f"fresh process / warm run_clean          ratio  {fresh / clean:8.1f} x")
+    report(subjects)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,10 @@ EXAMPLES = """examples:
   python -m bench_adapters list --benchmark mlebench --split lite
   python -m bench_adapters validate --task demo/tabular-binary --submission submission.csv
   python -m bench_adapters grade --task mlebench/spaceship-titanic --submission submission.csv
+  python -m bench_adapters grade --task tam/text/medium --submission run/submission/submission.csv \\
+      --judge-model gpt-4o
+  python -m bench_adapters grade --task paperbench/rice --submission run/snapshots/submission.bundle \\
+      --judge-model o3-mini --data-dir ~/paperbench/data
   python -m bench_adapters grade-jsonl --submissions runs.jsonl --out reports/
   python -m bench_adapters instructions --task demo/digits-image --time-limit 2h --max-steps 50
 
@@ -42,7 +46,8 @@ class BadInput(Exception):
 def _task_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--data-dir",
-        help="MLE-bench prepared data (default: $MLEBENCH_DATA_DIR or ~/.cache/mle-bench/data)",
+        help="prepared data (MLE-bench default: $MLEBENCH_DATA_DIR or ~/.cache/mle-bench/data; "
+        "TAM: $TAM_DATA_DIR or ~/.cache/tam-bench/data; PaperBench: $PAPERBENCH_DATA_DIR)",
     )
     parser.add_argument(
         "--mlebench-dir",
@@ -55,12 +60,55 @@ def _task_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _judge_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--judge-model",
+        help="model that judges judge-graded tasks (TAM constraints, PaperBench rubrics), "
+        "or replay:FILE",
+    )
+    parser.add_argument("--judge-api-base", help="OpenAI-compatible server for --judge-model")
+    parser.add_argument(
+        "--max-judge-cost", type=float, help="stop judging once this many USD are spent"
+    )
+
+
+def _duration(text: str) -> float:
+    from scaffolds.budget import parse_duration
+
+    try:
+        return parse_duration(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from e
+
+
+def _paperbench_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--code-dev", action="store_true", help="PaperBench Code-Dev: code development only"
+    )
+    parser.add_argument(
+        "--reproduce-timeout",
+        type=_duration,
+        help="PaperBench: longest reproduce.sh run, e.g. 12h (default: 100h)",
+    )
+    parser.add_argument(
+        "--resources-provided",
+        action="store_true",
+        help="PaperBench: datasets and models were given; their acquisition weighs 0",
+    )
+
+
 def _options(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "data_dir": args.data_dir,
         "mlebench_dir": args.mlebench_dir,
         "demo_dir": args.demo_dir,
         "obfuscate": getattr(args, "obfuscate", False) or None,
+        "judge_model": getattr(args, "judge_model", None),
+        "judge_api_base": getattr(args, "judge_api_base", None),
+        "max_judge_cost": getattr(args, "max_judge_cost", None),
+        "code_dev": getattr(args, "code_dev", False) or None,
+        "reproduce_timeout": getattr(args, "reproduce_timeout", None),
+        "resources_provided": getattr(args, "resources_provided", False) or None,
     }
 
 
@@ -86,9 +134,11 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--benchmark", help="only this benchmark (mlebench, demo)")
+    p.add_argument("--benchmark", help="only this benchmark (mlebench, demo, paperbench, ...)")
     p.add_argument(
-        "--split", help="only this split (mlebench: all, lite, medium, high, dev, cpu_only)"
+        "--split",
+        help="only this split (mlebench: all, lite, medium, high, dev, cpu_only; "
+        "paperbench: all, dev, lite, human, debug, testing, demo)",
     )
     p.add_argument("--graded", action="store_true", help="only tasks this package can grade")
 
@@ -102,8 +152,16 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument(
             "--task", required=True, help="e.g. mlebench/spaceship-titanic, demo/tabular-binary"
         )
-        p.add_argument("--submission", required=True, type=Path, help="the submission CSV")
+        p.add_argument(
+            "--submission",
+            required=True,
+            type=Path,
+            help="the submission CSV (PaperBench: a repository folder, a .bundle or a run folder)",
+        )
         _task_options(p)
+        if name == "grade":
+            _judge_options(p)
+            _paperbench_options(p)
 
     p = sub.add_parser(
         "grade-jsonl",
@@ -115,6 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--submissions", required=True, type=Path, help="the JSONL file")
     p.add_argument("--out", required=True, type=Path, help="folder for the report")
     _task_options(p)
+    _judge_options(p)
 
     p = sub.add_parser(
         "instructions",
@@ -130,6 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time-limit", default="24h", help="e.g. 90m, 24h (default: 24h)")
     p.add_argument("--max-steps", type=int, default=None, help="default: no step limit")
     _task_options(p)
+    _paperbench_options(p)
     return parser
 
 

@@ -18,6 +18,8 @@ from bench_adapters.task import CompetitionTask
 ADAPTERS: dict[str, str] = {
     "mlebench": "bench_adapters.mlebench.adapter:MLEBench",
     "demo": "bench_adapters.demo.adapter:Demo",
+    "tam": "bench_adapters.tam.adapter:Tam",
+    "paperbench": "bench_adapters.paperbench.adapter:PaperBench",
 }
 """Benchmark name -> ``module:Class`` of its adapter."""
 
@@ -30,6 +32,9 @@ OPTIONS = frozenset(
         "judge_model",
         "judge_api_base",
         "max_judge_cost",
+        "code_dev",
+        "resources_provided",
+        "reproduce_timeout",
     }
 )
 """Every option any adapter takes; each adapter ignores the ones meant for other benchmarks."""

@@ -98,6 +98,10 @@ class CompetitionTask:
     def sample_submission_path(self) -> Path:
         return self.prepared_dir / self.grader_spec.sample_submission
 
+    def private_paths(self) -> list[Path]:
+        """What the agent must never read: the whole ``prepared/private`` folder."""
+        return [self.private_dir]
+
     def instructions(self, *, hardware: str, time_limit_s: float, max_steps: int | None) -> str:
         return render_instructions(
             self.prompt_set,

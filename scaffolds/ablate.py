@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import signal
 import sys
+from collections.abc import Callable
+from pathlib import Path
 from types import FrameType
 
-from scaffolds.grid.config import parse_grid_config
+from scaffolds.grid.config import GridConfig, parse_grid_config
 from scaffolds.grid.runner import GridSetupError, run_grid
+from scaffolds.report import write_report
 
 PROG = "python -m scaffolds.ablate"
 DESCRIPTION = (
@@ -33,11 +36,29 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt  # SIGTERM stops the grid the way Ctrl-C does
 
 
+def last_step(config: GridConfig) -> Callable[[Path], list[Path]] | None:
+    """What the grid does as it ends: monitor its finished runs (``--monitor``), then write
+    the report (``--report``)."""
+    if not config.monitor:
+        return write_report if config.report else None
+    from scaffolds.monitor import grid_monitor_config, monitor_grid
+
+    monitor_config = grid_monitor_config(config.out, config.monitor_args)  # bad flags: exit 2 now
+
+    def monitor_then_report(grid_dir: Path) -> list[Path]:
+        monitor_grid(
+            grid_dir, monitor_config, echo=lambda line: print(f"grid: {line}", file=sys.stderr)
+        )
+        return write_report(grid_dir) if config.report else []
+
+    return monitor_then_report
+
+
 def main(argv: list[str] | None = None) -> int:
     config = parse_grid_config(argv, PROG, DESCRIPTION, EXAMPLE)
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
-        return run_grid(config)
+        return run_grid(config, last_step(config))
     except GridSetupError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2

@@ -9,7 +9,8 @@ The search itself lives in ``aide_tree``; this module is its command line.
 from __future__ import annotations
 
 from aide_tree import Aide, AideConfig
-from scaffolds.runtime import Run, Scaffold, main_for
+from scaffolds.protocols import Task
+from scaffolds.runtime import Run, RunSetupError, Scaffold, main_for
 
 DESCRIPTION = (
     "AIDE: a tree search over whole solution scripts (draft, improve, debug), each run in a "
@@ -30,8 +31,26 @@ def make_scaffold(agent: type[Aide] = Aide) -> Scaffold:
     return scaffold
 
 
+def require_metric(task: Task) -> None:
+    """AIDE ranks its solutions by a metric their scripts compute; a task graded only by a
+    judge (``has_metric = False``, e.g. PaperBench) has none to rank by."""
+    if not getattr(task, "has_metric", True):
+        raise RunSetupError(
+            f"AIDE needs a task with a metric its solutions can compute; {task.id} has none "
+            f"({task.benchmark} is graded by a judge): use scaffolds.basic or scaffolds.iterative"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
-    return main_for("aide", AideConfig, lambda _config: make_scaffold(), DESCRIPTION, EXAMPLE, argv)
+    return main_for(
+        "aide",
+        AideConfig,
+        lambda _config: make_scaffold(),
+        DESCRIPTION,
+        EXAMPLE,
+        argv,
+        check_task=require_metric,
+    )
 
 
 if __name__ == "__main__":

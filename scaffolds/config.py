@@ -35,7 +35,9 @@ class RunConfig(ModelConfig):
     )
     resume: Path | None = Field(None, description="Continue the killed run in this folder")
     data_dir: Path | None = Field(
-        None, description="MLE-bench prepared data (default $MLEBENCH_DATA_DIR)"
+        None,
+        description="Benchmark data: MLE-bench prepared data (default $MLEBENCH_DATA_DIR), "
+        "PaperBench data (default $PAPERBENCH_DATA_DIR), TAM-Bench data (default $TAM_DATA_DIR)",
     )
     mlebench_dir: Path | None = Field(
         None, description="Upstream mle-bench checkout, for leaderboards"
@@ -56,6 +58,15 @@ class RunConfig(ModelConfig):
     grade_later: bool = Field(
         False, description="End without grading; grade later with python -m bench_adapters grade"
     )
+    code_dev: bool = Field(
+        False, description="PaperBench Code-Dev: grade only code development, run no reproduction"
+    )
+    reproduce_timeout: float | None = Field(
+        None, description="PaperBench: longest reproduce.sh run, e.g. 12h (default: --time-limit)"
+    )
+    resources_provided: bool = Field(
+        False, description="PaperBench: datasets and models were given; their acquisition weighs 0"
+    )
     tool_timeout: float = Field(
         9 * 3600.0, description="Longest single tool call, e.g. 2h (cut to time left)"
     )
@@ -63,11 +74,29 @@ class RunConfig(ModelConfig):
     agent_user: str = Field(
         "agent", description="Unprivileged user the agent's code runs as (when root)"
     )
+    sandbox: Literal["auto", "namespace", "user"] = Field(
+        "auto",
+        description="Agent isolation when root: namespace (bwrap: private files absent from "
+        "its view), user (the agent user only), auto (namespace where bwrap works)",
+    )
+    agent_network: Literal["on", "off"] = Field(
+        "on", description="Network for agent code; off leaves it loopback only (namespace sandbox)"
+    )
+    allow_exposed_answers: bool = Field(
+        False,
+        description="Start even when the agent user can read the task's private files or other "
+        "runs' folders (run.json records what was exposed)",
+    )
 
     @field_validator("time_limit", "tool_timeout", mode="before")
     @classmethod
     def _duration(cls, value: Any) -> float:
         return parse_duration(value)
+
+    @field_validator("reproduce_timeout", mode="before")
+    @classmethod
+    def _optional_duration(cls, value: Any) -> float | None:
+        return None if value is None else parse_duration(value)
 
     def model_settings(self) -> ModelConfig:
         return ModelConfig(**{k: getattr(self, k) for k in ModelConfig.model_fields})

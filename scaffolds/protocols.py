@@ -34,6 +34,11 @@ class Task(Protocol):
 
     Private answers and graders stay behind `validate` and `grade`; the agent only ever
     receives `instructions(...)` and a copy of `public_dir`.
+
+    Optional: ``private_paths() -> list[Path]`` (see ``HasPrivateFiles``) names the files and
+    folders on disk the agent must never read (answers, test labels, rubrics, reference
+    solutions). Before a run the harness checks, as the agent user, that it can read none of
+    them, and refuses to start otherwise.
     """
 
     id: str
@@ -55,4 +60,14 @@ class Task(Protocol):
 
     def grade(self, path: Path) -> dict[str, Any]:
         """The benchmark's native report plus ``normalized_reward`` in [0, 1]."""
+        ...
+
+
+@runtime_checkable
+class HasPrivateFiles(Protocol):
+    """A task that names its private files, so that the harness can check they are protected."""
+
+    def private_paths(self) -> list[Path]:
+        """Files and folders, as they lie on disk, that the agent must never read: answers,
+        test labels, rubrics. Package code is not private and is not listed."""
         ...

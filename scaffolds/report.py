@@ -4,6 +4,9 @@ Writes ``summary.csv``, ``summary.md``, ``any_medal.png`` and ``pass_at_k.png`` 
 from ``results.jsonl`` (the latest row per run, plus any finished run the file lags behind) and
 ``grid.json`` (the planned runs: a planned run with no result counts as a failure). See
 :mod:`scaffolds.grid.aggregate` for the aggregation (MLE-bench's: per-seed rates, mean ± SEM).
+TAM-Bench runs add a section in the paper's Tables 2-4 shape and ``tam_summary.csv``
+(:mod:`scaffolds.grid.tam_tables`); PaperBench runs, the replication score with per-paper scores
+and judge cost (:mod:`scaffolds.grid.replication`).
 """
 
 from __future__ import annotations
@@ -19,8 +22,10 @@ from pydantic import BaseModel, Field
 
 from scaffolds.config import OneLineParser
 from scaffolds.grid.aggregate import RATES, ComboSummary, summarize
+from scaffolds.grid.replication import replication_markdown, replication_summaries
 from scaffolds.grid.results import RESULTS_FILE, current_rows
-from scaffolds.grid.runner import PLAN_FILE, planned_runs
+from scaffolds.grid.plan import PLAN_FILE, planned_runs
+from scaffolds.grid.tam_tables import TAM_CSV, tam_markdown, tam_summaries, write_tam_csv
 
 PROG = "python -m scaffolds.report"
 EXAMPLE = f"{PROG} grids/lite-ablation"
@@ -33,6 +38,11 @@ class ReportConfig(BaseModel):
 
     grid_dir: Path = Field(description="Grid folder holding results.jsonl (and grid.json)")
     plots: bool = Field(True, description="Also write any_medal.png and pass_at_k.png")
+    disqualify_flagged: bool = Field(
+        False,
+        description="Count runs the monitor flagged (runs/<name>/monitor.json) as no medal; "
+        "the report says how many it removed",
+    )
 
 
 def csv_rows(summaries: list[ComboSummary]) -> list[dict[str, Any]]:
@@ -41,6 +51,7 @@ def csv_rows(summaries: list[ComboSummary]) -> list[dict[str, Any]]:
     for s in summaries:
         row: dict[str, Any] = {
             "scaffold": s.scaffold,
+            "policy": s.policy or "",
             "model": s.model,
             "tasks": len(s.tasks),
             "seeds": len(s.seeds),
@@ -80,6 +91,18 @@ def _pm(value: Any, digits: int) -> str:
     return f"{value.mean:.{digits}f} ± {sem}"
 
 
+def policy_note(summaries: list[ComboSummary]) -> list[str]:
+    """A line naming the AIDE policies compared, when the grid compares some."""
+    policies = list(dict.fromkeys(s.policy for s in summaries if s.policy is not None))
+    if not policies:
+        return []
+    return [
+        "",
+        f"AIDE runs once per search policy ({', '.join(policies)}), shown as aide-<policy>; "
+        "other scaffolds take no policy.",
+    ]
+
+
 def markdown(summaries: list[ComboSummary], plots: bool) -> str:
     seeds = max((len(s.seeds) for s in summaries), default=0)
     tasks = list(dict.fromkeys(t for s in summaries for t in s.tasks))
@@ -91,6 +114,7 @@ def markdown(summaries: list[ComboSummary], plots: bool) -> str:
         "sqrt(seeds); NaN with a single seed). Runs with no result or that crashed count as "
         "no submission, no medal, reward 0. pass@k: 1 - C(n-c, k) / C(n, k) per task (n seeds, "
         "c with any medal), averaged over tasks, in %.",
+        *policy_note(summaries),
         "",
         "| scaffold | model | runs (finished/planned, crashed) | "
         + " | ".join(f"{label} (%)" for label in RATES.values())
@@ -100,13 +124,13 @@ def markdown(summaries: list[ComboSummary], plots: bool) -> str:
     for s in summaries:
         cells = [_pm(s.rates[k], 1) for k in RATES] + [_pm(s.reward, 3)]
         runs = f"{s.runs_finished}/{s.runs_planned}, {s.runs_crashed}"
-        lines.append(f"| {s.scaffold} | `{s.model}` | {runs} | " + " | ".join(cells) + " |")
+        lines.append(f"| {s.arm} | `{s.model}` | {runs} | " + " | ".join(cells) + " |")
     lines += ["", "## pass@k (% of tasks, any medal)", ""]
     lines += ["| scaffold | model | " + " | ".join(f"pass@{k}" for k in range(1, seeds + 1)) + " |"]
     lines += ["|---|---|" + "---|" * seeds]
     for s in summaries:
         cells = [f"{v:.1f}" for v in s.pass_at] + [""] * (seeds - len(s.pass_at))
-        lines.append(f"| {s.scaffold} | `{s.model}` | " + " | ".join(cells) + " |")
+        lines.append(f"| {s.arm} | `{s.model}` | " + " | ".join(cells) + " |")
     lines += [
         "",
         "## Tokens and cost",
@@ -119,10 +143,10 @@ def markdown(summaries: list[ComboSummary], plots: bool) -> str:
         per = "unknown" if s.cost_usd_per_run is None else f"{s.cost_usd_per_run:.4f}"
         per_tokens = "n/a" if math.isnan(s.tokens_per_run) else f"{s.tokens_per_run:,.0f}"
         lines.append(
-            f"| {s.scaffold} | `{s.model}` | {s.tokens_total:,} | {per_tokens} | {cost} | {per} |"
+            f"| {s.arm} | `{s.model}` | {s.tokens_total:,} | {per_tokens} | {cost} | {per} |"
         )
     lines += ["", "## Medals per task (seeds with any medal / seeds)", ""]
-    lines += ["| task | " + " | ".join(f"{s.scaffold} / `{s.model}`" for s in summaries) + " |"]
+    lines += ["| task | " + " | ".join(f"{s.arm} / `{s.model}`" for s in summaries) + " |"]
     lines += ["|---|" + "---|" * len(summaries)]
     for task in tasks:
         cells = [
@@ -135,14 +159,28 @@ def markdown(summaries: list[ComboSummary], plots: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_report(grid_dir: Path, plots: bool = True) -> list[Path]:
-    """Summarize the grid in ``grid_dir``; return the files written."""
-    rows = list(current_rows(grid_dir).values())
-    summaries = summarize(rows, planned_runs(grid_dir))
+def write_report(
+    grid_dir: Path, plots: bool = True, disqualify_flagged: bool = False
+) -> list[Path]:
+    """Summarize the grid in ``grid_dir``; return the files written. Runs a monitor
+    disqualified (and, with ``disqualify_flagged``, flagged) count as no medal."""
+    from scaffolds.monitor.grid import monitor_section
+
+    rows, monitored = monitor_section(
+        list(current_rows(grid_dir).values()), grid_dir, disqualify_flagged
+    )
+    plan = planned_runs(grid_dir)
+    summaries = summarize(rows, plan)
     written = [write_csv(summaries, grid_dir / SUMMARY_CSV)]
+    tam = tam_summaries(rows, plan)
     md = grid_dir / SUMMARY_MD
-    md.write_text(markdown(summaries, plots and bool(summaries)), encoding="utf-8")
+    papers = replication_markdown(replication_summaries(summaries, rows))
+    md.write_text(
+        markdown(summaries, plots and bool(summaries)) + tam_markdown(tam) + papers + monitored,
+        "utf-8",
+    )
     written.append(md)
+    written += [p for p in [write_tam_csv(tam, grid_dir / TAM_CSV)] if p is not None]
     if plots and summaries:
         from scaffolds.grid.plots import (
             ANY_MEDAL_PNG,
@@ -176,6 +214,9 @@ def main(argv: list[str] | None = None) -> int:
         default=True,
         help=fields["plots"].description,
     )
+    parser.add_argument(
+        "--disqualify-flagged", action="store_true", help=fields["disqualify_flagged"].description
+    )
     config = ReportConfig(**vars(parser.parse_args(argv)))
     grid = config.grid_dir
     if not (grid / RESULTS_FILE).is_file() and not (grid / PLAN_FILE).is_file():
@@ -184,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     try:
-        written = write_report(grid, config.plots)
+        written = write_report(grid, config.plots, config.disqualify_flagged)
     except ValueError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2

@@ -6,11 +6,13 @@ config, opens (or resumes) the run, lets the scaffold work, and always ends with
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
 import re
 import shutil
+import socket
 import sys
 import time
 import traceback
@@ -25,7 +27,7 @@ from scaffolds.config import RunConfig, build_parser, parse_config
 from scaffolds.exit_codes import FAILED_STATUSES, HELP, for_status
 from scaffolds.messages import ModelError, ModelExhausted, Usage
 from scaffolds.model import LiteLLMModel, make_model
-from scaffolds.protocols import Model, Task
+from scaffolds.protocols import HasPrivateFiles, Model, Task
 from scaffolds.record import RunRecord, write_json_atomic
 from scaffolds.session import ModelSession
 
@@ -39,6 +41,17 @@ class RunSetupError(Exception):
 def slug(text: str) -> str:
     """A safe file-name fragment for any model string or task reference."""
     return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-.") or "x"
+
+
+def placement() -> dict[str, Any]:
+    """Where this process runs: its node (the grid's name for it, ``SCAFFOLDS_NODE``, else the
+    host name) and the GPUs it may use (``CUDA_VISIBLE_DEVICES``; None when unrestricted). A
+    resumed run's record holds the latest; each ``start`` event, every one."""
+    return {
+        "node": os.environ.get("SCAFFOLDS_NODE") or socket.gethostname(),
+        "node_id": os.environ.get("SCAFFOLDS_NODE_ID"),
+        "cuda_visible_devices": os.environ.get("CUDA_VISIBLE_DEVICES"),
+    }
 
 
 def default_run_dir(scaffold: str, task: str) -> Path:
@@ -56,6 +69,10 @@ def resolve(config: RunConfig) -> Task:
         "judge_model": config.judge_model,
         "judge_api_base": config.judge_api_base,
         "max_judge_cost": config.max_judge_cost,
+        "code_dev": config.code_dev,
+        "resources_provided": config.resources_provided,
+        # a run's reproduction (PaperBench) gets the run's own time limit unless told otherwise
+        "reproduce_timeout": config.reproduce_timeout or config.time_limit,
     }
     try:
         return resolve_task(config.task, **{k: v for k, v in options.items() if v})
@@ -98,6 +115,7 @@ class Run:
             include_answer=include_answer,
             tool_timeout_s=self.config.tool_timeout,
             output_cap=self.config.output_cap,
+            submission_is_folder=getattr(self.task, "submission_is_folder", False),
         )
 
     def instructions(self) -> str:
@@ -105,8 +123,33 @@ class Run:
             hardware=self.hardware, time_limit_s=self.config.time_limit, max_steps=self.config.steps
         )
 
+    def reminder(self) -> str:
+        """The budget line every observation ends with, then the task's own progress note when
+        it has one for this step (PaperBench: time elapsed and a nudge to commit)."""
+        budget, note = self.budget, getattr(self.task, "progress_note", None)
+        text = note(budget.steps, budget.elapsed(), budget.time_limit_s) if note else None
+        return f"{budget.reminder()}\n{text}" if text else budget.reminder()
+
+    def snapshot(self, final: bool = False) -> Path | None:
+        """Let the task keep a copy of the submission in the record (``task.snapshot(run,
+        final)``, PaperBench's git bundle); returns what to grade, or None to grade the copied
+        submission. Its time is not charged to the agent; a failure is recorded, never raised."""
+        keep = getattr(self.task, "snapshot", None)
+        if keep is None:
+            return None
+        started = time.monotonic()
+        try:
+            path: Path | None = keep(self, final=final)
+            return path
+        except Exception as exc:
+            self.record.event("error", source="snapshot", error=f"{type(exc).__name__}: {exc}")
+            return None
+        finally:
+            self.budget.exclude(time.monotonic() - started)
+
     def checkpoint(self, **fields: Any) -> None:
         """Save progress counters in run.json (steps, usage, agent time) so a resume can continue."""
+        self.snapshot()
         self.record.update(
             steps=self.budget.steps,
             agent_time_s=round(self.budget.elapsed(), 3),
@@ -117,6 +160,7 @@ class Run:
 
     def finish(self, status: str, error: str | None = None) -> dict[str, Any]:
         """Keep submission/ and code/ beside the record, grade, and write the final run.json."""
+        snapshot = self.snapshot(final=True)
         for name in ("submission", "code"):
             src = self.workspace.root / name
             if src.is_dir() and not src.is_symlink():
@@ -125,11 +169,12 @@ class Run:
         kept = self.dir / self.task.submission_relpath
         if kept.is_symlink():
             kept.unlink()  # it could point at the private answers; only a real file is graded
+        graded = snapshot or kept
         if self.config.grade_later:
-            grade = ungraded(self.config.task, kept)
+            grade = ungraded(self.config.task, graded)
         else:
             try:
-                grade = self.task.grade(kept)
+                grade = self.task.grade(graded)
             except Exception as exc:  # a grader fault must not lose the run
                 grade = {"error": f"{type(exc).__name__}: {exc}", "valid_submission": False}
         write_json_atomic(self.dir / "grade.json", grade)
@@ -151,6 +196,9 @@ class Run:
     def close(self) -> None:
         if self.kernel is not None:
             self.kernel.shutdown()
+        self.sandbox.close()  # ends every process the agent left behind
+        if self.sandbox.isolated:
+            os.chmod(self.dir, 0o700)  # later runs' agents cannot reach this one's files
 
 
 def ungraded(task: str, submission: Path) -> dict[str, Any]:
@@ -162,10 +210,40 @@ def ungraded(task: str, submission: Path) -> dict[str, Any]:
     }
 
 
+def discard_unstarted(run_dir: Path, created: bool) -> None:
+    """Remove what a fresh run's failed set-up made: its workspace and empty trajectory, and
+    the run folder itself when this call created it."""
+    shutil.rmtree(run_dir / "workspace", ignore_errors=True)
+    trajectory = run_dir / "trajectory.jsonl"
+    if trajectory.is_file() and trajectory.stat().st_size == 0:
+        trajectory.unlink()
+    if created:
+        with contextlib.suppress(OSError):
+            run_dir.rmdir()  # only if empty
+
+
+def guard_private(config: RunConfig, task: Task, sandbox: Any, run_dir: Path) -> list[Any]:
+    """Refuse to start (RunSetupError, one line naming the path and the fix) when the agent user
+    can read the task's private files or another run's folder, unless
+    ``--allow-exposed-answers``; returns what is exposed, for run.json."""
+    from tools.exposure import check_exposure, exposure_record, sibling_runs
+
+    private = task.private_paths() if isinstance(task, HasPrivateFiles) else []
+    exposed = check_exposure(sandbox, private, sibling_runs(run_dir))
+    if exposed and not config.allow_exposed_answers:
+        raise RunSetupError(exposed[0].message(sandbox.user))
+    return exposure_record(exposed)
+
+
 def open_run(
-    config: RunConfig, scaffold: str, model: Model | None = None, start_kernel: bool = True
+    config: RunConfig,
+    scaffold: str,
+    model: Model | None = None,
+    start_kernel: bool = True,
+    check_task: Callable[[Task], None] | None = None,
 ) -> Run:
-    """Create a new run folder, or reopen ``config.resume``; ``model`` overrides ``config.model``."""
+    """Create a new run folder, or reopen ``config.resume``; ``model`` overrides ``config.model``.
+    ``check_task`` may refuse the task (``RunSetupError``) before anything is created."""
     from tools import PythonKernel, Sandbox, Workspace, hardware_line
 
     resumed = config.resume is not None
@@ -184,26 +262,41 @@ def open_run(
                 f"{run_dir} already holds a run; use --resume {run_dir} to continue it"
             )
     task = resolve(config)
+    if check_task is not None:
+        check_task(task)
     if model is None:
         model = make_model(
             config.model_settings(), record=config.record, rng=random.Random(config.seed + 1)
         )
     run_dir = run_dir.absolute()
+    created = not run_dir.exists()
     run_dir.mkdir(parents=True, exist_ok=True)
     os.chmod(run_dir, 0o711)  # the agent may pass through to its workspace, but not list the record
-    record = RunRecord(run_dir)
-
     ws_root = run_dir / "workspace"
-    workspace = (
-        Workspace.open(ws_root)
-        if resumed and ws_root.exists()
-        else Workspace.create(ws_root, task.public_dir)
-    )
-    sandbox = Sandbox.create(workspace, agent_user=config.agent_user)
-    kernel = None
-    if start_kernel:
-        kernel = PythonKernel(sandbox, cwd=workspace.root, output_cap=config.output_cap)
-        kernel.start()
+    sandbox = kernel = None
+    try:
+        record = RunRecord(run_dir)
+        workspace = (
+            Workspace.open(ws_root)
+            if resumed and ws_root.exists()
+            else Workspace.create(ws_root, task.public_dir)
+        )
+        sandbox = Sandbox.create(
+            workspace,
+            agent_user=config.agent_user,
+            backend=config.sandbox,
+            network=config.agent_network,
+        )
+        exposed = guard_private(config, task, sandbox, run_dir)
+        if start_kernel:
+            kernel = PythonKernel(sandbox, cwd=workspace.root, output_cap=config.output_cap)
+            kernel.start()
+    except BaseException:
+        if sandbox is not None:
+            sandbox.close()
+        if not resumed:  # a refused or failed set-up leaves nothing that blocks a rerun
+            discard_unstarted(run_dir, created)
+        raise
     # the agent's clock starts once its workspace and kernel are ready
     budget = Budget(config.time_limit, config.steps, config.cost_limit)
     if resumed:
@@ -228,8 +321,12 @@ def open_run(
         seed=config.seed,
         config=config.model_dump(mode="json"),
         isolation=sandbox.note,
+        sandbox=sandbox.describe(),
+        answers_exposed=exposed,
+        placement=placement(),
     )
-    record.event("start", resumed=resumed, scaffold=scaffold, task=config.task, model=model.name)
+    record.event("start", resumed=resumed, scaffold=scaffold, task=config.task, model=model.name,
+                 placement=record.summary["placement"])  # fmt: skip
     return Run(config, scaffold, run_dir, task, record, budget, session, rng, workspace, sandbox, kernel,
                hardware_line(), resumed)  # fmt: skip
 
@@ -270,15 +367,16 @@ def main_for(
     description: str,
     example: str,
     argv: list[str] | None = None,
+    check_task: Callable[[Task], None] | None = None,
 ) -> int:
     """The body of ``python -m scaffolds.<name>``: flags -> run -> summary line -> exit code
-    (``scaffolds.exit_codes``)."""
+    (``scaffolds.exit_codes``); ``check_task`` is ``open_run``'s."""
     prog = f"python -m scaffolds.{scaffold_name}"
     parser = build_parser(config_cls, prog, description, f"{example}\n\n{HELP}")
     config = parse_config(config_cls, parser, argv)
     started = time.monotonic()
     try:
-        run = open_run(config, scaffold_name)
+        run = open_run(config, scaffold_name, check_task=check_task)
     except (RunSetupError, ModelError, RuntimeError, FileExistsError, FileNotFoundError) as exc:
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -21,6 +23,8 @@ from scaffolds.runtime import Run, execute, open_run
 
 DEMO_TASK = "demo/tabular-binary"
 LOCAL_WINDOW = 2048
+REPO = Path(__file__).resolve().parents[1]
+MLEBENCH_SEED = 11
 
 
 @pytest.fixture(scope="session")
@@ -126,3 +130,109 @@ def events() -> Callable[[Run, str], list[dict[str, Any]]]:
         return [e for e in run.record.events() if e["kind"] == kind]
 
     return of_kind
+
+
+# --- benchmark data: demo tasks, synthetic MLE-bench competitions, stand-in leaderboards -----
+
+
+@pytest.fixture
+def run_cli(request: pytest.FixtureRequest) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """``run_cli(*args, module=..., env=...)``: ``python -m <module> ARGS`` in a fresh process,
+    output captured as text; ``module`` defaults to the package the test's folder mirrors
+    (``tests/baselines/...`` -> ``baselines``)."""
+    default = request.path.relative_to(Path(__file__).parent).parts[0]
+
+    def run(
+        *args: str, module: str | None = None, env: dict[str, str] | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", module or default, *args],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            env={**os.environ, "COLUMNS": "200", **(env or {})},
+            timeout=600,
+        )
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def reference() -> Path:
+    """The shared reference data (real leaderboards, split lists); tests only, never the product."""
+    path = REPO.parent / "shared" / "reference"
+    assert path.is_dir(), f"missing shared reference data at {path}"
+    return path
+
+
+@pytest.fixture(scope="session")
+def demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A demo cache with every demo task generated (each with its synthetic leaderboard)."""
+    from bench_adapters import resolve_task
+    from bench_adapters.demo import DEMO_IDS
+
+    root = tmp_path_factory.mktemp("demo-cache")
+    for task_id in DEMO_IDS:
+        resolve_task(f"demo/{task_id}", demo_dir=root)
+    return root
+
+
+@pytest.fixture(scope="session")
+def mlebench_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Synthetic prepared data in upstream's layout, small sizes, for every competition with a
+    generator (the CPU-only ones and the Lite split)."""
+    from bench_adapters.mlebench.synthetic import make_prepared, synthetic_competitions
+
+    data = tmp_path_factory.mktemp("mlebench-data")
+    for cid in synthetic_competitions():
+        make_prepared(cid, data, seed=MLEBENCH_SEED)
+    return data
+
+
+@pytest.fixture(scope="session")
+def mlebench_checkout(tmp_path_factory: pytest.TempPathFactory, mlebench_data: Path) -> Path:
+    """A stand-in mle-bench checkout for every competition in ``mlebench_data``: config,
+    description and a 150-team leaderboard from the answers' score down to the sample's, with
+    a median a sound model beats."""
+    from bench_adapters.mlebench.synthetic import synthetic_competitions
+    from bench_adapters.mlebench.synthetic.leaderboards import write_checkout
+
+    root = tmp_path_factory.mktemp("mle-bench")
+    return write_checkout(root, mlebench_data, synthetic_competitions())
+
+
+@pytest.fixture(scope="session")
+def gold_paths(tmp_path_factory: pytest.TempPathFactory, mlebench_data: Path) -> dict[str, Path]:
+    """Each competition's answers in submission form, as a CSV file."""
+    from bench_adapters.mlebench.synthetic import answers_as_submission, synthetic_competitions
+
+    root = tmp_path_factory.mktemp("gold")
+    paths = {}
+    for cid in synthetic_competitions():
+        paths[cid] = root / f"{cid}-gold.csv"
+        answers_as_submission(cid, mlebench_data).to_csv(paths[cid], index=False)
+    return paths
+
+
+@pytest.fixture(scope="session")
+def lite_check(
+    tmp_path_factory: pytest.TempPathFactory, mlebench_data: Path, mlebench_checkout: Path
+) -> dict[str, Any]:
+    """``python -m baselines check --split lite --smoke --pretrained none --device cpu`` on the
+    synthetic data and stand-in leaderboards, run once: the report (``check.json``) with
+    ``out`` (the folder of each task's files) added. Every Lite baseline's smoke run, graded by
+    the real grader, comes from here."""
+    from baselines.check import CheckOptions, check_tasks
+    from bench_adapters.mlebench import split_ids
+
+    out = tmp_path_factory.mktemp("lite-check")
+    options = CheckOptions(
+        out_dir=out,
+        task_options={"data_dir": mlebench_data, "mlebench_dir": mlebench_checkout},
+        smoke=True,
+        threads=2,
+        device="cpu",
+        pretrained="none",
+    )
+    report = check_tasks([f"mlebench/{c}" for c in split_ids("lite")], options).to_dict()
+    return {**report, "out": out}

@@ -9,7 +9,6 @@ the output ends with a note saying that all state was lost.
 from __future__ import annotations
 
 import contextlib
-import os
 import queue
 import shutil
 import signal
@@ -18,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import IO, Any
 
 from jupyter_client import KernelManager
 from jupyter_client.blocking import BlockingKernelClient
@@ -75,6 +74,7 @@ class PythonKernel:
         self._km: _AgentKernelManager | None = None
         self._kc: BlockingKernelClient | None = None
         self._runtime: Path | None = None
+        self._log: IO[bytes] | None = None
         self._last_msg_id = ""
 
     # lifecycle
@@ -86,8 +86,7 @@ class PythonKernel:
         if self._km is not None:
             self.restart()
             return
-        self._runtime = Path(tempfile.mkdtemp(prefix="scaffolds-kernel-"))
-        os.chmod(self._runtime, 0o711)  # the agent may open its connection file, not list
+        self._runtime = self.sandbox.kernel_dir()
         boot = (Path(__file__).parent / "kernel_boot.py").read_text()
         keep = max(self.output_cap, KERNEL_KEEP_CHARS)
         argv = [self.sandbox.agent_python, "-c", boot, f"--keep={keep}"]
@@ -98,22 +97,42 @@ class PythonKernel:
             language="python",
             interrupt_mode="signal",
         )
-        km = _AgentKernelManager(connection_file=str(self._runtime / "kernel.json"))
+        km = _AgentKernelManager(
+            connection_file=str(self._runtime / "kernel.json"),
+            transport=self.sandbox.kernel_transport,
+        )
         km.setup(spec, self.sandbox)
         self._km = km
+        self._log = tempfile.TemporaryFile()  # noqa: SIM115 -- lives as long as the kernel
         try:
             km.start_kernel(
                 cwd=str(self.cwd),
                 env=dict(self.sandbox.env),
                 stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
+                stderr=self._log,
             )
             self._kc = km.blocking_client()
             self._kc.start_channels(stdin=False, hb=False)
-            self._kc.wait_for_ready(timeout=self.startup_timeout_s)
+            self._wait_ready()
         except BaseException:
             self.shutdown()
             raise
+
+    def _wait_ready(self) -> None:
+        """Wait for the kernel's first answer; a kernel that dies first is named with its log."""
+        assert self._kc is not None
+        try:
+            self._kc.wait_for_ready(timeout=self.startup_timeout_s)
+        except RuntimeError as exc:
+            raise RuntimeError(f"{exc} ({self._death()}; kernel log: {self.log_tail()})") from None
+
+    def log_tail(self, n: int = 400) -> str:
+        """The last lines the kernel process wrote to its stderr, on one line."""
+        if self._log is None or self._log.closed:
+            return "none"
+        self._log.seek(0)
+        lines = self._log.read().decode(errors="replace").strip().splitlines()
+        return " | ".join(line.strip() for line in lines[-5:])[-n:] or "empty"
 
     def restart(self) -> None:
         """Kill the kernel (and everything it started) and start a fresh one."""
@@ -121,7 +140,7 @@ class PythonKernel:
             self.start()
             return
         self._km.restart_kernel(now=True)
-        self._kc.wait_for_ready(timeout=self.startup_timeout_s)
+        self._wait_ready()
         self._drain()
 
     def shutdown(self) -> None:
@@ -131,7 +150,9 @@ class PythonKernel:
             self._km.shutdown_kernel(now=True)
         if self._runtime is not None:
             shutil.rmtree(self._runtime, ignore_errors=True)
-        self._km = self._kc = self._runtime = None
+        if self._log is not None:
+            self._log.close()
+        self._km = self._kc = self._runtime = self._log = None
 
     def __enter__(self) -> PythonKernel:
         self.start()

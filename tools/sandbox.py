@@ -1,73 +1,57 @@
-"""Who the agent's code runs as, with which environment.
+"""Who the agent's code runs as, in what view of the machine, with which environment.
 
 When the harness runs as root, every agent process (kernel, bash, file tools, submission
-reads) runs as an unprivileged user through ``setpriv``: it can read ``data/``, write the rest
-of the workspace, and cannot read root-only files, signal the harness's processes or see the
-harness's environment. Without root the agent runs as the harness's own user and the note
-says that nothing is protected.
+reads) runs as an unprivileged user. Where bubblewrap works (``tools/namespace.py``), it also
+runs in a namespace sandbox whose filesystem holds only the workspace, the interpreter and the
+system folders: private files are absent, not merely unreadable. Elsewhere the user-based
+sandbox is the fallback (``setpriv`` alone): the agent reads what file permissions let that
+user read, so ``tools/exposure.py`` checks those permissions before a run. Without root the
+agent runs as the harness's own user and the note says that nothing is protected.
 """
 
 from __future__ import annotations
 
+import functools
 import getpass
+import logging
 import os
 import pwd
-import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 from tools import agent_io
+from tools.agent_env import (
+    AGENT_PYTHON_ENV,
+    PASSTHROUGH_ENV,
+    PIP_DIR,
+    agent_environment,
+    interpreter_prefixes,
+    is_secret_name,
+    pip_environment,
+)
 from tools.workspace import Workspace
 
-AGENT_PYTHON_ENV = "SCAFFOLDS_AGENT_PYTHON"
-"""Environment variable naming the interpreter for agent code when none is passed."""
-
-PASSTHROUGH_ENV = (
-    "OMP_NUM_THREADS",
-    "MKL_NUM_THREADS",
-    "OPENBLAS_NUM_THREADS",
-    "NUMEXPR_NUM_THREADS",
-    "VECLIB_MAXIMUM_THREADS",
-    "CUDA_VISIBLE_DEVICES",
-    "NVIDIA_VISIBLE_DEVICES",
-    "NVIDIA_DRIVER_CAPABILITIES",
-    "LD_LIBRARY_PATH",
-    "TZ",
+INSTALL_HINT = (
+    "install bubblewrap (apt-get install bubblewrap) to keep them out of the agent's view"
 )
-"""The only harness variables agent processes inherit: thread counts, GPU selection, libraries."""
-
-_SECRET_NAME = re.compile(r"API_?KEY|TOKEN|SECRET|PASSW|CREDENTIAL|PRIVATE_KEY|ACCESS_KEY")
-_SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-
-
-def is_secret_name(name: str) -> bool:
-    """True for variable names that look like credentials (``*_API_KEY``, ``HF_TOKEN``, ...)."""
-    return bool(_SECRET_NAME.search(name.upper()))
-
-
-def agent_environment(
-    agent_python: str, home: str, user: str, extra: Mapping[str, str] | None = None
-) -> dict[str, str]:
-    """A clean environment for agent processes, built up rather than filtered down."""
-    env = {
-        "PATH": f"{Path(agent_python).parent}:{_SYSTEM_PATH}",
-        "HOME": home,
-        "USER": user,
-        "LOGNAME": user,
-        "SHELL": "/bin/bash",
-        "LANG": "C.UTF-8",
-        "TERM": "dumb",
-        "PYTHONUNBUFFERED": "1",
-    }
-    for name in PASSTHROUGH_ENV:
-        if name in os.environ:
-            env[name] = os.environ[name]
-    env.update(extra or {})
-    return {k: v for k, v in env.items() if not is_secret_name(k)}
+BACKENDS = ("auto", "namespace", "user")
+NETWORKS = ("on", "off")
+log = logging.getLogger(__name__)
+__all__ = [
+    "AGENT_PYTHON_ENV",
+    "PASSTHROUGH_ENV",
+    "Sandbox",
+    "agent_environment",
+    "ensure_user",
+    "interpreter_prefixes",
+    "is_secret_name",
+]
 
 
 def ensure_user(name: str) -> pwd.struct_passwd:
@@ -98,9 +82,23 @@ def _chown_tree(path: Path, uid: int, gid: int) -> None:
             os.lchown(os.path.join(dirpath, name), uid, gid)
 
 
+@functools.cache
+def _warn_fallback(problem: str) -> None:
+    log.warning(
+        "namespace sandbox unavailable (%s): agent code is isolated by user only, and private "
+        "files are safe only where permissions keep it out; %s",
+        problem,
+        INSTALL_HINT,
+    )
+
+
 @dataclass
 class Sandbox:
-    """How to run things as the agent. Build it with ``Sandbox.create``."""
+    """How to run things as the agent. Build it with ``Sandbox.create``; close it when done.
+
+    This class is the user-based sandbox (and, without root, no sandbox); ``create`` returns a
+    ``tools.namespace.NamespaceSandbox`` where bubblewrap works.
+    """
 
     workspace: Workspace
     agent_python: str
@@ -114,6 +112,10 @@ class Sandbox:
     uid: int | None = None
     gid: int | None = None
     _setpriv: str = field(default="setpriv", repr=False)
+    network: str = "on"
+    """``on``, or ``off``: agent code has loopback only (namespace sandbox only)."""
+    kernel_transport: ClassVar[str] = "tcp"
+    """How the harness reaches the kernel: ``tcp`` on localhost, or ``ipc`` sockets."""
 
     @classmethod
     def create(
@@ -122,21 +124,36 @@ class Sandbox:
         agent_user: str = "agent",
         agent_python: str | None = None,
         extra_env: Mapping[str, str] | None = None,
+        backend: str = "auto",
+        network: str = "on",
+        gpu: bool | None = None,
     ) -> Sandbox:
         """Prepare ``workspace`` for the agent and check that its Python can run.
 
         ``agent_python`` defaults to ``$SCAFFOLDS_AGENT_PYTHON``, else ``sys.executable``.
-        Raises RuntimeError, naming the fix, when the agent cannot reach the workspace or
-        cannot import ipykernel with that interpreter.
+        ``backend``: ``namespace`` (bubblewrap), ``user`` (the agent user only), or ``auto``
+        (namespace where bubblewrap works, else user, with a warning). ``network="off"``
+        needs the namespace sandbox. ``gpu``: bind the GPU device nodes into the namespace
+        sandbox (None: whichever the machine has; False: none). Raises RuntimeError, naming
+        the fix, when a setting cannot be honoured, the agent cannot reach the workspace, or
+        it cannot import ipykernel with that interpreter.
         """
+        if backend not in BACKENDS or network not in NETWORKS:
+            raise ValueError(f"backend must be one of {BACKENDS}, network one of {NETWORKS}")
         python = agent_python or os.environ.get(AGENT_PYTHON_ENV) or sys.executable
+        extra = {**pip_environment(workspace, python), **(extra_env or {})}
         if os.geteuid() != 0:
+            if network == "off" or backend == "namespace":
+                raise RuntimeError(
+                    "the namespace sandbox (needed by --agent-network off and --sandbox "
+                    "namespace) needs a root harness"
+                )
             me = getpass.getuser()
             home = os.environ.get("HOME") or pwd.getpwuid(os.getuid()).pw_dir
             box = cls(
                 workspace,
                 python,
-                agent_environment(python, home, me, extra_env),
+                agent_environment(python, home, me, extra),
                 isolated=False,
                 user=None,
                 note=(
@@ -145,13 +162,26 @@ class Sandbox:
                 ),
             )
         else:
-            box = cls._isolated(workspace, agent_user, python, extra_env)
-        box._check_python()
+            box = cls._isolated(workspace, agent_user, python, extra, backend, network, gpu)
+        try:
+            box._check_python()
+            if box.isolated:
+                box._check_reach()
+        except BaseException:
+            box.close()
+            raise
         return box
 
     @classmethod
     def _isolated(
-        cls, workspace: Workspace, user: str, python: str, extra_env: Mapping[str, str] | None
+        cls,
+        workspace: Workspace,
+        user: str,
+        python: str,
+        extra_env: Mapping[str, str],
+        backend: str,
+        network: str,
+        gpu: bool | None,
     ) -> Sandbox:
         setpriv = shutil.which("setpriv")
         if setpriv is None:
@@ -166,23 +196,73 @@ class Sandbox:
             os.chown(home, uid, gid)
         # The root stays root's: the agent may add files there (group write) but the sticky
         # bit stops it from renaming or deleting data/ or anything the harness put there.
+        # Other users (other runs' agents) cannot enter at all.
         os.chown(workspace.root, 0, gid)
-        os.chmod(workspace.root, 0o1775)
+        os.chmod(workspace.root, 0o1770)
         for d in (workspace.submission, workspace.code, workspace.working):
             _chown_tree(d, uid, gid)
-        box = cls(
+        if (workspace.root / PIP_DIR).is_dir():
+            _chown_tree(workspace.root / PIP_DIR, uid, gid)
+        env = agent_environment(python, str(home), user, extra_env)
+        problem = None
+        if backend != "user":
+            from tools.namespace import bwrap_path, namespace_problem
+
+            problem = namespace_problem(bwrap_path())
+        if problem is not None and (backend == "namespace" or network == "off"):
+            raise RuntimeError(
+                f"the namespace sandbox (--sandbox namespace, --agent-network off) cannot run: "
+                f"{problem}; install bubblewrap (apt-get install bubblewrap) or use "
+                "--sandbox user with --agent-network on"
+            )
+        if backend == "user" and network == "off":
+            raise RuntimeError("--agent-network off needs --sandbox namespace (or auto)")
+        if problem is None and backend != "user":
+            from tools.namespace import NamespaceSandbox
+
+            return NamespaceSandbox.start(workspace, python, env, account, network, gpu)
+        why = ""
+        if problem is not None:
+            _warn_fallback(problem)
+            why = f" (namespace sandbox unavailable: {problem})"
+        return cls(
             workspace,
             python,
-            agent_environment(python, str(home), user, extra_env),
+            env,
             isolated=True,
             user=user,
-            note=f"isolation on: agent code runs as user {user!r} (uid {uid})",
+            note=(
+                f"isolation on, user-based{why}: agent code runs as user {user!r} (uid {uid}); "
+                "private files are protected only by their permissions"
+            ),
             uid=uid,
             gid=gid,
             _setpriv=setpriv,
         )
-        box._check_reach()
-        return box
+
+    @property
+    def backend(self) -> str:
+        """``namespace``, ``user`` or ``off`` (no isolation: the harness is not root)."""
+        return "user" if self.isolated else "off"
+
+    def describe(self) -> dict[str, object]:
+        """The sandbox as the run record keeps it."""
+        return {"backend": self.backend, "network": self.network, "user": self.user}
+
+    def kernel_dir(self) -> Path:
+        """A new folder for one kernel's connection file, which the agent may open."""
+        path = Path(tempfile.mkdtemp(prefix="scaffolds-kernel-"))
+        os.chmod(path, 0o711)  # the agent may open its connection file, not list
+        return path
+
+    def close(self) -> None:
+        """End the sandbox and every process in it (nothing to end for this backend)."""
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def popen_args(self, argv: Sequence[str]) -> list[str]:
         """``argv`` prefixed so that it runs as the agent user (unchanged without isolation)."""

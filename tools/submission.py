@@ -3,6 +3,11 @@
 Both read the submission as the agent user into a harness-private copy and hand that copy to
 the task's validator, so the agent cannot make the harness read a file it could not read
 itself. The validator checks the format only; no score is ever shown.
+
+A task whose submission is a folder (``task.submission_is_folder``, PaperBench's git
+repository) is validated in place: its validator must read the folder without following links
+or running anything in it (``bench_adapters.paperbench.contract`` opens every file with
+``O_NOFOLLOW`` and runs no program).
 """
 
 from __future__ import annotations
@@ -19,6 +24,16 @@ from tools.workspace import Workspace
 
 Validator = Callable[[Path], tuple[bool, str]]
 """The task's ``validate(path) -> (ok, message)``."""
+
+
+def _check_folder(sandbox: Sandbox, path: Path, validate: Validator) -> tuple[bool, str]:
+    """Validate the folder at ``path``, in place (see the module's docstring)."""
+    kind = agent_io.path_kind(sandbox, path)
+    if kind == "missing":
+        raise ToolError(f"There is no folder at {path}.")
+    if kind == "file":
+        raise ToolError(f"{path} is a file; this task's submission is a folder.")
+    return validate(path)
 
 
 def _check(
@@ -41,13 +56,25 @@ def _check(
 
 
 def make_submission_tools(
-    workspace: Workspace, sandbox: Sandbox, validate: Validator, submission_relpath: str
+    workspace: Workspace,
+    sandbox: Sandbox,
+    validate: Validator,
+    submission_relpath: str,
+    folder: bool = False,
 ) -> tuple[Callable[..., str], Callable[..., Observation]]:
-    """The ``validate_submission`` and ``answer`` tool functions for one task."""
+    """The ``validate_submission`` and ``answer`` tool functions for one task (``folder``:
+    its submission is a folder)."""
     default = workspace.resolve(submission_relpath)
 
     def target(path: str | None) -> Path:
         return default if path is None else workspace.resolve(path)
+
+    def check(where: Path, keep_at: Path | None) -> tuple[bool, str]:
+        if not folder:
+            return _check(sandbox, where, validate, keep_at)
+        if keep_at is not None:
+            raise ToolError(f"Only the folder {default} can be submitted.")
+        return _check_folder(sandbox, where, validate)
 
     def validate_submission(path: str | None = None) -> str:
         """Check that a submission file has the format the task expects. This never
@@ -58,7 +85,7 @@ def make_submission_tools(
                 the task's submission path.
         """
         where = target(path)
-        ok, message = _check(sandbox, where, validate, None)
+        ok, message = check(where, None)
         verdict = "is a valid submission" if ok else "is NOT a valid submission"
         return f"{where} {verdict}" + (f": {message}" if message else ".")
 
@@ -71,7 +98,7 @@ def make_submission_tools(
                 the task's submission path (a file elsewhere is copied there once valid).
         """
         where = target(path)
-        ok, message = _check(sandbox, where, validate, None if where == default else default)
+        ok, message = check(where, None if where == default else default)
         if not ok:
             raise ToolError(f"Submission rejected, nothing was submitted: {message}")
         copied = "" if where == default else f" (copied to {default})"

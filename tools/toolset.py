@@ -50,16 +50,18 @@ class Toolset:
         include_answer: bool = True,
         tool_timeout_s: float = 3600 * 9,
         output_cap: int = 16000,
+        submission_is_folder: bool = False,
     ) -> Toolset:
         """python, bash, view, create, str_replace, insert, validate_submission and (unless
         ``include_answer`` is False) answer. Each call's timeout is
-        ``min(tool_timeout_s, time_left())``."""
+        ``min(tool_timeout_s, time_left())``; ``submission_is_folder``: the submission is a
+        folder (a PaperBench repository), validated in place."""
 
         def limit() -> float:
             return max(MIN_TIMEOUT_S, min(tool_timeout_s, time_left()))
 
         validate_submission, answer = make_submission_tools(
-            workspace, sandbox, validate, submission_relpath
+            workspace, sandbox, validate, submission_relpath, submission_is_folder
         )
         functions: list[Callable[..., Any]] = [
             make_python_tool(kernel, limit, output_cap),

@@ -32,6 +32,10 @@ LOWER_IS_BETTER = frozenset(
         "dogs-vs-cats-redux-kernels-edition",
         "leaf-classification",
         "spooky-author-identification",
+        "statoil-iceberg-classifier-challenge",
+        "multi-modal-gesture-recognition",
+        "stanford-covid-vaccine",
+        "lmsys-chatbot-arena",
     }
 )
 """Metric direction of the natively graded competitions, used only when no leaderboard exists."""

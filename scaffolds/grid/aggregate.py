@@ -55,7 +55,8 @@ def pass_at_k(n: int, c: int, k: int) -> float:
 
 @dataclass
 class ComboSummary:
-    """One scaffold x model over its task set and seeds."""
+    """One scaffold (with its AIDE policy, if the grid compares policies) x model over its task
+    set and seeds."""
 
     scaffold: str
     model: str
@@ -76,6 +77,13 @@ class ComboSummary:
     cost_usd_total: float | None
     """None when no run of this combo knew its cost."""
     medals_by_task: dict[str, int] = field(default_factory=dict)
+    policy: str | None = None
+    """AIDE's search policy in a grid run with ``--policies``; None otherwise."""
+
+    @property
+    def arm(self) -> str:
+        """The scaffold, with its policy when it has one: ``aide-mcts``."""
+        return self.scaffold if self.policy is None else f"{self.scaffold}-{self.policy}"
 
     @property
     def tokens_per_run(self) -> float:
@@ -101,7 +109,8 @@ def summarize_combo(
     scaffold: str,
     model: str,
     specs: list[RunSpec],
-    rows: dict[tuple[str, str, str, int], dict[str, Any]],
+    rows: dict[tuple[str, str, str, int, str | None], dict[str, Any]],
+    policy: str | None = None,
 ) -> ComboSummary:
     tasks = list(dict.fromkeys(s.task for s in specs))
     seeds = sorted({s.seed for s in specs})
@@ -143,35 +152,44 @@ def summarize_combo(
         tokens_total=sum(int(r.get("tokens") or 0) for r in present),
         cost_usd_total=float(sum(costs)) if costs else None,
         medals_by_task=medals,
+        policy=policy,
     )
 
 
-def row_key(row: dict[str, Any]) -> tuple[str, str, str, int]:
-    return (str(row["scaffold"]), str(row["model"]), str(row["task"]), int(row["seed"]))
+def row_key(row: dict[str, Any]) -> tuple[str, str, str, int, str | None]:
+    """``RunSpec.key`` of the run a row reports (no policy in rows written before policies)."""
+    policy = row.get("policy")
+    return (
+        str(row["scaffold"]),
+        str(row["model"]),
+        str(row["task"]),
+        int(row["seed"]),
+        None if policy is None else str(policy),
+    )
 
 
 def summarize(rows: list[dict[str, Any]], plan: list[RunSpec] | None = None) -> list[ComboSummary]:
-    """One summary per scaffold x model, in plan order. Without a plan (a results file alone),
-    the plan is every scaffold x model x task x seed the rows mention."""
+    """One summary per scaffold (x AIDE policy) x model, in plan order. Without a plan (a
+    results file alone), the plan is every scaffold x model x task x seed the rows mention."""
     by_key = {row_key(r): r for r in rows}
     if not plan:
-        scaffolds = list(dict.fromkeys(k[0] for k in by_key))
+        arms = list(dict.fromkeys((k[0], k[4]) for k in by_key))
         models = list(dict.fromkeys(k[1] for k in by_key))
         tasks = list(dict.fromkeys(k[2] for k in by_key))
         seeds = sorted({k[3] for k in by_key})
-        combos = {(k[0], k[1]) for k in by_key}
+        combos = {(k[0], k[4], k[1]) for k in by_key}
         plan = [
-            RunSpec(s, m, t, seed)
-            for s in scaffolds
+            RunSpec(s, m, t, seed, p)
+            for s, p in arms
             for m in models
-            if (s, m) in combos
+            if (s, p, m) in combos
             for t in tasks
             for seed in seeds
         ]
-    groups: dict[tuple[str, str], list[RunSpec]] = {}
+    groups: dict[tuple[str, str | None, str], list[RunSpec]] = {}
     for spec in plan:
-        groups.setdefault((spec.scaffold, spec.model), []).append(spec)
-    scaffold_rank = {s: i for i, s in enumerate(dict.fromkeys(spec.scaffold for spec in plan))}
+        groups.setdefault((spec.scaffold, spec.policy, spec.model), []).append(spec)
+    arm_rank = {a: i for i, a in enumerate(dict.fromkeys((s.scaffold, s.policy) for s in plan))}
     model_rank = {m: i for i, m in enumerate(dict.fromkeys(spec.model for spec in plan))}
-    order = sorted(groups, key=lambda sm: (scaffold_rank[sm[0]], model_rank[sm[1]]))
-    return [summarize_combo(s, m, groups[(s, m)], by_key) for s, m in order]
+    order = sorted(groups, key=lambda spm: (arm_rank[spm[:2]], model_rank[spm[2]]))
+    return [summarize_combo(s, m, groups[(s, p, m)], by_key, p) for s, p, m in order]

@@ -75,6 +75,8 @@ def scaffold_argv(
     else:
         argv += ["--model", spec.model_string(), "--task", spec.task, "--out", str(run_dir)]
         argv += ["--seed", str(spec.seed)]
+        if spec.policy is not None:  # a resumed run keeps the policy it saved
+            argv += ["--policy", spec.policy]
         if agent_user is not None:
             argv += ["--agent-user", agent_user]
     if config.time_limit is not None:

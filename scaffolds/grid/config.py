@@ -14,6 +14,9 @@ from scaffolds.config import build_parser, config_from_flags
 KNOWN_SCAFFOLDS = ("aide", "basic", "iterative")
 """Scaffolds with a ``python -m scaffolds.<name>`` entry point."""
 
+AIDE_POLICIES = ("greedy", "mcts", "evolutionary")
+"""``python -m scaffolds.aide --policy`` choices (``aide_tree.POLICIES``)."""
+
 PLACEHOLDERS = ("scaffold", "task", "seed")
 """Fields a model string may name as ``{scaffold}``, ``{task}``, ``{seed}`` (filled per run)."""
 
@@ -36,6 +39,13 @@ class GridConfig(BaseModel):
             "{scaffold}, {task} (with / as -) and {seed} in a model string are filled in per "
             "run, e.g. replay:cassettes/{scaffold}-{task}.jsonl"
         )
+    )
+    policies: list[str] | None = Field(
+        None,
+        description=(
+            "Comma-separated AIDE search policies to compare (greedy, mcts, evolutionary): each "
+            "AIDE run once per policy; other scaffolds take no policy"
+        ),
     )
     tasks: list[str] | None = Field(
         None, description="Comma-separated task references (e.g. demo/tabular-binary); or --split"
@@ -64,22 +74,55 @@ class GridConfig(BaseModel):
         "local", description="local: subprocesses on this machine; ray: one Ray task per run"
     )
     ray_address: str | None = Field(
-        None, description="Existing Ray cluster to use, e.g. ray://head:10001 or auto"
+        None,
+        description=(
+            "Ray cluster to run on, from one of its nodes: HEAD_IP:6379, or auto (see "
+            "scaffolds/grid/README.md); default: a Ray instance on this machine"
+        ),
     )
     ray_cpus: int | None = Field(
         None, description="CPUs of the local Ray instance started without --ray-address"
     )
-    cpus_per_run: float = Field(1.0, description="CPUs each Ray task requests")
-    gpus_per_run: float = Field(
-        1.0,
-        description="GPUs a Ray task requests when its task needs one (MLE-bench outside cpu_only); 0: none",
+    cpus_per_run: float | None = Field(
+        None, description="CPUs every run requests on Ray (default: 1 per run)"
+    )
+    gpus_per_run: float | None = Field(
+        None,
+        description=(
+            "GPUs every run requests, on Ray and on the local backend (default: its task's: 1 "
+            "for MLE-bench competitions outside cpu_only and PaperBench papers, 0 otherwise)"
+        ),
+    )
+    memory_per_run: float | None = Field(
+        None, description="GiB of memory every run requests on Ray (default: none reserved)"
+    )
+    node_label: str | None = Field(
+        None,
+        description="KEY=VALUE: runs go only to Ray nodes started with --labels KEY=VALUE",
+    )
+    retry_lost: int = Field(
+        3,
+        description=(
+            "Times a run whose Ray node or worker died is continued elsewhere from its last "
+            "checkpoint before it counts as crashed"
+        ),
     )
     retry_crashed: bool = Field(
         True, description="On a rerun, run again the runs that crashed (their folder is kept aside)"
     )
     report: bool = Field(True, description="Write summary tables and plots when the grid ends")
+    monitor: bool = Field(
+        False,
+        description="When the grid ends, run python -m scaffolds.monitor on every finished run "
+        "(runs/<name>/monitor.json; the report then lists flagged runs)",
+    )
+    monitor_args: str | None = Field(
+        None,
+        description="Flags for every monitor run, e.g. '--against notebooks/ --judge-model "
+        "gpt-4o-mini' (needs --monitor)",
+    )
 
-    @field_validator("scaffolds", "models", "tasks", mode="before")
+    @field_validator("scaffolds", "models", "tasks", "policies", mode="before")
     @classmethod
     def _commas(cls, value: Any) -> Any:
         return _split_commas(value)
@@ -96,6 +139,14 @@ class GridConfig(BaseModel):
             if name not in KNOWN_SCAFFOLDS:
                 raise ValueError(f"unknown scaffold {name!r} (known: {', '.join(KNOWN_SCAFFOLDS)})")
         return list(dict.fromkeys(value))
+
+    @field_validator("policies")
+    @classmethod
+    def _known_policies(cls, value: list[str] | None) -> list[str] | None:
+        for name in value or ():
+            if name not in AIDE_POLICIES:
+                raise ValueError(f"unknown policy {name!r} (known: {', '.join(AIDE_POLICIES)})")
+        return None if value is None else list(dict.fromkeys(value))
 
     @field_validator("models")
     @classmethod
@@ -116,6 +167,20 @@ class GridConfig(BaseModel):
             raise ValueError("must be at least 1")
         return value
 
+    @field_validator("cpus_per_run", "gpus_per_run", "memory_per_run", "retry_lost")
+    @classmethod
+    def _not_negative(cls, value: float | None) -> float | None:
+        if value is not None and value < 0:
+            raise ValueError("must be 0 or more")
+        return value
+
+    @field_validator("node_label")
+    @classmethod
+    def _label(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(r"[^=\s]+=[^=\s]+", value):
+            raise ValueError(f"expected KEY=VALUE, got {value!r}")
+        return value
+
     @model_validator(mode="after")
     def _one_task_source(self) -> GridConfig:
         if not self.scaffolds or not self.models:
@@ -124,8 +189,19 @@ class GridConfig(BaseModel):
             raise ValueError("give exactly one of --tasks and --split")
         if self.tasks is not None and not self.tasks:
             raise ValueError("--tasks is empty")
+        if self.policies is not None and (not self.policies or "aide" not in self.scaffolds):
+            raise ValueError("--policies needs at least one policy and the aide scaffold")
         if self.backend == "local" and (self.ray_address or self.ray_cpus):
             raise ValueError("--ray-address and --ray-cpus need --backend ray")
+        if self.backend == "local" and (self.memory_per_run or self.node_label):
+            raise ValueError("--memory-per-run and --node-label need --backend ray")
+        if (self.ray_address or "").startswith("ray://"):
+            raise ValueError(
+                "Ray Client (ray://) cannot stream run records back; run the grid on a node of "
+                "the cluster with --ray-address HEAD_IP:6379 (or auto)"
+            )
+        if self.monitor_args and not self.monitor:
+            raise ValueError("--monitor-args needs --monitor")
         return self
 
     def concurrency(self) -> int | None:

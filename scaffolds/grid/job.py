@@ -61,7 +61,8 @@ class Ended:
     job: Job
     attempt: Attempt
     error: str | None = None
-    """A failure outside the scaffold process (e.g. a lost Ray worker): the run crashed."""
+    """A failure outside the scaffold process: the run crashed, unless ``attempt.lost`` (its
+    node or worker died), when the grid continues it elsewhere (``runner.continue_lost``)."""
     stopped: bool = False
     """The grid stopped it (Ctrl-C, SIGTERM): unfinished rather than crashed."""
 

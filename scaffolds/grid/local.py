@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import time
 from dataclasses import dataclass
@@ -13,6 +14,9 @@ from typing import IO
 from scaffolds.grid.command import busy, launched, scaffold_argv
 from scaffolds.grid.config import GridConfig
 from scaffolds.grid.job import Ended, Job, ensure_workspace_data
+from scaffolds.grid.placement import GpuLease, GpuPool, PlacementError, resources_for, visible_gpus
+from scaffolds.grid.plan import RunSpec
+from scaffolds.grid.progress import NodeState
 from scaffolds.grid.runstate import LOG_FILE, Attempt, note_start, now_iso
 from scaffolds.grid.users import UserLease, isolation_on, lease_free, try_lease
 
@@ -29,6 +33,7 @@ class _Process:
     started: float
     log: IO[bytes]
     lease: UserLease | None
+    gpus: GpuLease | None
 
 
 def open_log(run_dir: Path, argv: list[str]) -> IO[bytes]:
@@ -39,36 +44,62 @@ def open_log(run_dir: Path, argv: list[str]) -> IO[bytes]:
 
 
 class LocalBackend:
-    """Starts scaffold processes in their own sessions; the caller limits how many at a time."""
+    """Starts scaffold processes in their own sessions; the caller limits how many at a time.
+    Runs that need GPUs get their own from this machine's (``CUDA_VISIBLE_DEVICES`` or
+    ``nvidia-smi``) and wait while none is free."""
 
-    def __init__(self, config: GridConfig):
+    def __init__(self, config: GridConfig, specs: list[RunSpec] | None = None):
         self.config = config
+        self.gpus = GpuPool(visible_gpus())
         self.processes: dict[str, _Process] = {}
         self.failed: list[Ended] = []
         """Jobs that could not even be launched, reported by the next ``poll``."""
+        self.done = 0
+        for spec in specs or []:
+            wanted = resources_for(spec.task, config).gpus
+            if wanted > len(self.gpus):
+                raise PlacementError(
+                    f"{spec.task} needs {wanted:g} GPU(s) but this machine has {len(self.gpus)}; "
+                    "use --gpus-per-run 0 to run it on CPUs, or --backend ray for GPU nodes"
+                )
 
     def start(self, job: Job) -> bool:
-        """Start ``job``; False when it must wait (for the agent user it needs, or for an
-        earlier grid's process still finishing it)."""
+        """Start ``job``; False when it must wait (for GPUs, for the agent user it needs, or
+        for an earlier grid's process still finishing it)."""
         if busy(job.run_dir):
+            return False
+        wanted = resources_for(job.spec.task, self.config).gpus
+        gpus = self.gpus.take(wanted) if wanted else None
+        if wanted and gpus is None:
             return False
         lease = None
         if isolation_on():
             saved = job.saved_user
             lease = try_lease(saved) if saved else lease_free()
             if lease is None:
+                if gpus is not None:
+                    self.gpus.give(gpus)
                 return False
         started_at, started = now_iso(), time.monotonic()
         try:
-            self._launch(job, lease, started_at, started)
+            self._launch(job, lease, gpus, started_at, started)
         except Exception as exc:  # e.g. its task data vanished: this run fails, not the grid
             if lease is not None:
                 lease.release()
+            if gpus is not None:
+                self.gpus.give(gpus)
             attempt = Attempt(started_at, now_iso(), 0.0, -1, job.resume, [])
             self.failed.append(Ended(job, attempt, f"could not start: {type(exc).__name__}: {exc}"))
         return True
 
-    def _launch(self, job: Job, lease: UserLease | None, started_at: str, started: float) -> None:
+    def _launch(
+        self,
+        job: Job,
+        lease: UserLease | None,
+        gpus: GpuLease | None,
+        started_at: str,
+        started: float,
+    ) -> None:
         if job.resume:
             ensure_workspace_data(job.run_dir, job.spec.task, self.config.data_dir)
         user = lease.name if lease is not None and not job.resume else None
@@ -81,13 +112,19 @@ class LocalBackend:
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                env={
+                    **os.environ,
+                    "PYTHONUNBUFFERED": "1",
+                    "CUDA_VISIBLE_DEVICES": ",".join(gpus.devices) if gpus else "",
+                },
                 start_new_session=True,
             )
         except BaseException:
             log.close()
             raise
-        self.processes[job.spec.name] = _Process(job, popen, argv, started_at, started, log, lease)
+        self.processes[job.spec.name] = _Process(
+            job, popen, argv, started_at, started, log, lease, gpus
+        )
 
     def running(self) -> list[Job]:
         """Started jobs not yet reported by ``poll``."""
@@ -108,6 +145,9 @@ class LocalBackend:
         p.log.close()
         if p.lease is not None:
             p.lease.release()
+        if p.gpus is not None:
+            self.gpus.give(p.gpus)
+        self.done += 1
         code = p.popen.returncode
         attempt = Attempt(
             started_at=p.started_at,
@@ -119,6 +159,11 @@ class LocalBackend:
         )
         error = f"the scaffold was killed by signal {-code}" if code < 0 else None
         return Ended(p.job, attempt, error, stopped)
+
+    def nodes(self) -> list[NodeState]:
+        """This machine, as the only node."""
+        name = socket.gethostname()
+        return [NodeState(name, True, len(self.processes), self.done, float(len(self.gpus)))]
 
     def stop(self) -> list[Ended]:
         """Interrupt every run (each records itself as interrupted), kill the stragglers."""

@@ -1,13 +1,19 @@
-"""What a grid runs: one ``RunSpec`` per scaffold x model x task x seed, each with a safe name."""
+"""What a grid runs: one ``RunSpec`` per scaffold x model x task x seed, each with a safe name,
+and ``GRID_DIR/grid.json``, the plan every command in a grid folder adds its runs to."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 from scaffolds.grid.config import GridConfig
+from scaffolds.record import write_json_atomic
+
+PLAN_FILE = "grid.json"
 
 _SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 MAX_PART = 60
@@ -31,11 +37,18 @@ class RunSpec:
     model: str
     task: str
     seed: int
+    policy: str | None = None
+    """AIDE's search policy when the grid compares policies (``--policies``); else None."""
+
+    @property
+    def arm(self) -> str:
+        """The scaffold, with its policy when it has one: ``aide-mcts``."""
+        return self.scaffold if self.policy is None else f"{self.scaffold}-{self.policy}"
 
     @property
     def name(self) -> str:
-        """``<scaffold>__<model>__<task>__seed<k>``: a safe folder name for any model string."""
-        parts = (self.scaffold, self.model, self.task)
+        """``<arm>__<model>__<task>__seed<k>``: a safe folder name for any model string."""
+        parts = (self.arm, self.model, self.task)
         return "__".join(safe_part(p) for p in parts) + f"__seed{self.seed}"
 
     def model_string(self) -> str:
@@ -45,15 +58,22 @@ class RunSpec:
         return re.sub(r"\{(scaffold|task|seed)\}", lambda m: values[m.group(1)], self.model)
 
     @property
-    def key(self) -> tuple[str, str, str, int]:
-        return (self.scaffold, self.model, self.task, self.seed)
+    def key(self) -> tuple[str, str, str, int, str | None]:
+        return (self.scaffold, self.model, self.task, self.seed, self.policy)
 
     def to_dict(self) -> dict[str, Any]:
         return {**asdict(self), "name": self.name}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> RunSpec:
-        return cls(str(d["scaffold"]), str(d["model"]), str(d["task"]), int(d["seed"]))
+        policy = d.get("policy")
+        return cls(
+            str(d["scaffold"]),
+            str(d["model"]),
+            str(d["task"]),
+            int(d["seed"]),
+            None if policy is None else str(policy),
+        )
 
 
 def grid_tasks(config: GridConfig) -> list[str]:
@@ -65,22 +85,60 @@ def grid_tasks(config: GridConfig) -> list[str]:
     return list_tasks(benchmark=config.benchmark, split=config.split)
 
 
+def arms(config: GridConfig) -> list[tuple[str, str | None]]:
+    """(scaffold, policy) pairs: AIDE once per ``--policies`` entry; other scaffolds (and AIDE
+    without ``--policies``) with policy None, which the plan records as ``"policy": null``."""
+    return [
+        (scaffold, policy)
+        for scaffold in config.scaffolds
+        for policy in (config.policies if scaffold == "aide" and config.policies else [None])
+    ]
+
+
 def plan_runs(config: GridConfig, tasks: list[str]) -> list[RunSpec]:
     """Every run, seed-major so that a partial grid already covers every cell once."""
     return [
-        RunSpec(scaffold, model, task, seed)
+        RunSpec(scaffold, model, task, seed, policy)
         for seed in range(config.seeds)
         for task in tasks
         for model in config.models
-        for scaffold in config.scaffolds
+        for scaffold, policy in arms(config)
     ]
 
 
 def needs_gpu(task: str) -> bool:
-    """MLE-bench competitions outside upstream's ``cpu_only`` split need a GPU."""
+    """MLE-bench competitions outside upstream's ``cpu_only`` split need a GPU, and so do
+    PaperBench's papers (upstream gives each an A10), except the bundled demo paper."""
     benchmark, _, task_id = task.partition("/")
+    if benchmark == "paperbench" and task_id:
+        from bench_adapters.paperbench.splits import split_ids as paper_split
+
+        return task_id not in paper_split("demo")
     if benchmark != "mlebench" or not task_id:
         return False
     from bench_adapters.mlebench.splits import split_ids
 
     return task_id not in split_ids("cpu_only")
+
+
+def planned_runs(grid_dir: Path) -> list[RunSpec]:
+    """Every run any command planned in this grid folder (``grid.json``), in plan order."""
+    try:
+        data = json.loads((grid_dir / PLAN_FILE).read_text(encoding="utf-8"))
+        return [RunSpec.from_dict(d) for d in data["runs"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+
+
+def save_plan(grid_dir: Path, config: GridConfig, specs: list[RunSpec]) -> None:
+    """Add this command's runs to ``grid.json`` (a grid folder may grow: more seeds, models)."""
+    runs = {s.key: s for s in planned_runs(grid_dir)}
+    runs.update({s.key: s for s in specs})
+    write_json_atomic(
+        grid_dir / PLAN_FILE,
+        {
+            "format_version": 1,
+            "config": config.model_dump(mode="json"),
+            "runs": [s.to_dict() for s in runs.values()],
+        },
+    )

@@ -21,9 +21,9 @@ def _figure(width: float, height: float):  # type: ignore[no-untyped-def]
 
 
 def any_medal_plot(summaries: list[ComboSummary], path: Path) -> Path:
-    """Grouped bars: any-medal rate per scaffold (groups) x model (bars), SEM error bars
-    (none drawn where the SEM is NaN, i.e. with one seed)."""
-    scaffolds = list(dict.fromkeys(s.scaffold for s in summaries))
+    """Grouped bars: any-medal rate per scaffold (groups; AIDE once per policy when the grid
+    compares policies) x model (bars), SEM error bars (none where the SEM is NaN: one seed)."""
+    scaffolds = list(dict.fromkeys(s.arm for s in summaries))
     models = list(dict.fromkeys(s.model for s in summaries))
     fig = _figure(
         max(5.0, 1.6 * len(scaffolds) * max(1, len(models)) ** 0.5 + 2), 4.0 + 0.2 * len(models)
@@ -33,7 +33,7 @@ def any_medal_plot(summaries: list[ComboSummary], path: Path) -> Path:
     for j, model in enumerate(models):
         xs, heights, errors = [], [], []
         for i, scaffold in enumerate(scaffolds):
-            found = [s for s in summaries if s.scaffold == scaffold and s.model == model]
+            found = [s for s in summaries if s.arm == scaffold and s.model == model]
             if not found:
                 continue
             rate = found[0].rates["any_medal"]
@@ -57,7 +57,7 @@ def pass_at_k_plot(summaries: list[ComboSummary], path: Path) -> Path:
     ax = fig.add_subplot()
     for s in summaries:
         ks = list(range(1, len(s.pass_at) + 1))
-        ax.plot(ks, s.pass_at, marker="o", label=f"{s.scaffold} / {s.model}")
+        ax.plot(ks, s.pass_at, marker="o", label=f"{s.arm} / {s.model}")
     kmax = max((len(s.pass_at) for s in summaries), default=1)
     ax.set_xticks(range(1, kmax + 1))
     ax.set_xlabel("k (runs per task)")

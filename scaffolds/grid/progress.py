@@ -1,7 +1,8 @@
-"""The grid's live progress: runs done/total, running, failed, medals, tokens and cost so far.
+"""The grid's live progress: runs done/total, running, failed, medals, tokens and cost so far,
+and the machines the runs are on: each node's state and runs.
 
-On a terminal it is a live panel (rich) listing the running runs; elsewhere (logs, CI) it is
-one line per finished run.
+On a terminal it is a live panel (rich) listing the nodes and the running runs; elsewhere (logs,
+CI) it is one line per finished run, and one when a node joins or dies.
 """
 
 from __future__ import annotations
@@ -18,6 +19,25 @@ from scaffolds.grid.results import CRASHED
 from scaffolds.grid.runstate import UNFINISHED, read_run_json
 
 FAILED = FAILED_STATUSES | {CRASHED}
+
+
+@dataclass
+class NodeState:
+    """One machine of the grid, as a backend sees it now."""
+
+    name: str
+    alive: bool
+    running: int
+    done: int
+    """Runs that ended there since the grid started."""
+    gpus: float
+
+    def line(self) -> str:
+        state = "alive" if self.alive else "DEAD"
+        return (
+            f"  node {self.name}: {state}, {self.running} running, {self.done} done, "
+            f"{self.gpus:g} GPU"
+        )
 
 
 @dataclass
@@ -50,7 +70,7 @@ class Tally:
 
 def live_usage(jobs: list[Job], rows: dict[str, dict[str, Any]]) -> tuple[int, float]:
     """Tokens and cost the running runs have spent since their last row (a resumed run's
-    record holds its earlier attempts too). Remote (Ray) runs count once they come back."""
+    record holds its earlier attempts too). Ray runs count as their records stream back."""
     tokens, cost = 0, 0.0
     for job in jobs:
         usage = (read_run_json(job.run_dir) or {}).get("usage") or {}
@@ -70,6 +90,8 @@ class Progress:
         self.live: Any = None
         """A rich Live panel, started on the first refresh when the stream is a terminal."""
         self.shown_done = -1
+        self.alive: dict[str, bool] = {}
+        """Each node's state when last seen, to tell when one joins or dies."""
 
     def line(self, running: list[Job]) -> str:
         t = self.tally
@@ -93,7 +115,18 @@ class Progress:
             self.print(self.line(running))
             self.shown_done = self.tally.done
 
-    def refresh(self, running: list[Job]) -> None:
+    def watch(self, nodes: list[NodeState]) -> None:
+        """Say so when a node joins or dies (after the first look)."""
+        first = not self.alive
+        for node in nodes:
+            was = self.alive.get(node.name)
+            if not first and was != node.alive and (was is not None or node.alive):
+                news = "is back" if was is False else "joined" if node.alive else "is dead"
+                self.print(f"grid: node {node.name} {news}")
+            self.alive[node.name] = node.alive
+
+    def refresh(self, running: list[Job], nodes: list[NodeState] | None = None) -> None:
+        self.watch(nodes or [])
         if not self.stream.isatty():
             return
         from rich.table import Table
@@ -107,10 +140,19 @@ class Progress:
 
         table = Table.grid(padding=(0, 2))
         table.add_row(self.line(running))
+        for node in nodes if nodes and len(nodes) > 1 else []:
+            table.add_row(node.line())
         for job in running[:12]:
             summary = read_run_json(job.run_dir) or {}
-            steps = summary.get("steps")
-            table.add_row(f"  running {job.spec.name}" + (f" (step {steps})" if steps else ""))
+            where = (summary.get("placement") or {}).get("node")
+            notes = []
+            if summary.get("steps"):
+                notes.append(f"step {summary['steps']}")
+            if where and nodes:
+                notes.append(f"on {where}")
+            table.add_row(
+                f"  running {job.spec.name}" + (f" ({', '.join(notes)})" if notes else "")
+            )
         if len(running) > 12:
             table.add_row(f"  ... and {len(running) - 12} more")
         self.live.update(table, refresh=True)

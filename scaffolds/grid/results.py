@@ -36,6 +36,9 @@ GRADE_FIELDS = (
     "bronze_medal",
     "above_median",
     "normalized_reward",
+    "rank_pct",  # TAM-Bench: rank on the real leaderboard, a fraction (null when invalid)
+    "constraint_pass",  # TAM-Bench: share of the special instructions the final code follows
+    "judge_cost_usd",  # PaperBench: what grading the rubric cost (null when unknown or ungraded)
 )
 
 
@@ -80,6 +83,7 @@ def build_row(
         "model": spec.model,
         "task": spec.task,
         "seed": spec.seed,
+        "policy": spec.policy,
         "status": CRASHED if error is not None else status or summary.get("status"),
         "run_status": summary.get("status"),
         "made_submission": bool(grade.get("submission_exists")),
@@ -94,6 +98,7 @@ def build_row(
         "wall_time_s": wall,
         "agent_time_s": summary.get("agent_time_s"),
         "attempts": starts,
+        "node": (summary.get("placement") or {}).get("node"),
         "started_at": summary.get("started_at"),
         "ended_at": summary.get("ended_at"),
         "error": error,

@@ -1,25 +1,29 @@
-"""The grid driver: plan, skip what is done, run the rest on a backend, keep results, report."""
+"""The grid driver: plan, skip what is done, run the rest on a backend, keep results.
+
+The summary tables are the caller's (``python -m scaffolds.ablate`` passes
+``scaffolds.report.write_report``): the runner never imports the report, which reads grids.
+"""
 
 from __future__ import annotations
 
 import fcntl
-import json
 import os
 import stat
 import time
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
 from scaffolds.grid.command import LOCK_FILE, busy
 from scaffolds.grid.config import GridConfig
 from scaffolds.grid.job import Ended, Job, finish, prepare
-from scaffolds.grid.plan import RunSpec, grid_tasks, plan_runs
-from scaffolds.grid.progress import FAILED, Progress
-from scaffolds.grid.results import RUNS_DIR, Results, current_rows
-from scaffolds.record import write_json_atomic
+from scaffolds.grid.placement import PlacementError
+from scaffolds.grid.plan import RunSpec, grid_tasks, plan_runs, save_plan
+from scaffolds.grid.progress import FAILED, NodeState, Progress
+from scaffolds.grid.results import RUNS_DIR, Results, build_row, current_rows
+from scaffolds.grid.runstate import add_attempt, read_run_json, times_lost
 
-PLAN_FILE = "grid.json"
 POLL_S = 0.5
 
 
@@ -42,30 +46,11 @@ class Backend(Protocol):
         """Stop every running job; those that ended, marked ``stopped``."""
         ...
 
+    def nodes(self) -> list[NodeState]:
+        """The machines runs go to, for the progress panel."""
+        ...
+
     def close(self) -> None: ...
-
-
-def planned_runs(grid_dir: Path) -> list[RunSpec]:
-    """Every run any command planned in this grid folder (``grid.json``), in plan order."""
-    try:
-        data = json.loads((grid_dir / PLAN_FILE).read_text(encoding="utf-8"))
-        return [RunSpec.from_dict(d) for d in data["runs"]]
-    except (OSError, ValueError, KeyError, TypeError):
-        return []
-
-
-def save_plan(grid_dir: Path, config: GridConfig, specs: list[RunSpec]) -> None:
-    """Add this command's runs to ``grid.json`` (a grid folder may grow: more seeds, models)."""
-    runs = {s.key: s for s in planned_runs(grid_dir)}
-    runs.update({s.key: s for s in specs})
-    write_json_atomic(
-        grid_dir / PLAN_FILE,
-        {
-            "format_version": 1,
-            "config": config.model_dump(mode="json"),
-            "runs": [s.to_dict() for s in runs.values()],
-        },
-    )
 
 
 def check_tasks(config: GridConfig, tasks: list[str]) -> None:
@@ -112,11 +97,15 @@ def make_backend(config: GridConfig, specs: list[RunSpec]) -> Backend:
             raise GridSetupError(str(exc)) from None
     from scaffolds.grid.local import LocalBackend
 
-    return LocalBackend(config)
+    try:
+        return LocalBackend(config, specs)
+    except PlacementError as exc:
+        raise GridSetupError(str(exc)) from None
 
 
-def run_grid(config: GridConfig) -> int:
-    """Run (or continue) the grid; 0 when every run finished, 1 when some crashed, 130 on Ctrl-C."""
+def run_grid(config: GridConfig, write_report: Callable[[Path], list[Path]] | None = None) -> int:
+    """Run (or continue) the grid; 0 when every run finished, 1 when some crashed, 130 on Ctrl-C.
+    ``write_report(grid_dir)``, when given, writes the summary at the end (even after Ctrl-C)."""
     grid_dir = config.out.absolute()
     if grid_dir.exists() and not grid_dir.is_dir():
         raise GridSetupError(f"--out {config.out} is a file, not a folder")
@@ -131,7 +120,7 @@ def run_grid(config: GridConfig) -> int:
     (grid_dir / RUNS_DIR).mkdir(parents=True, exist_ok=True)
     lock = lock_grid(grid_dir)
     try:
-        return _run_locked(config, grid_dir, specs)
+        return _run_locked(config, grid_dir, specs, write_report)
     finally:
         os.close(lock)
 
@@ -158,7 +147,12 @@ def wait_for_leftovers(specs: list[RunSpec], grid_dir: Path, progress: Progress)
         time.sleep(POLL_S)
 
 
-def _run_locked(config: GridConfig, grid_dir: Path, specs: list[RunSpec]) -> int:
+def _run_locked(
+    config: GridConfig,
+    grid_dir: Path,
+    specs: list[RunSpec],
+    write_report: Callable[[Path], list[Path]] | None,
+) -> int:
     save_plan(grid_dir, config, specs)
     results = Results(grid_dir)
     names = {s.name for s in specs}
@@ -174,7 +168,7 @@ def _run_locked(config: GridConfig, grid_dir: Path, specs: list[RunSpec]) -> int
         progress.print(
             f"grid: {len(specs)} runs, {len(specs) - len(jobs)} already done, {len(jobs)} to run"
         )
-        drive(backend, deque(jobs), config.concurrency(), grid_dir, results, progress)
+        drive(backend, deque(jobs), config, grid_dir, results, progress)
     except KeyboardInterrupt:
         interrupted = True
         progress.print("grid: interrupted; stopping the runs (rerun the same command to continue)")
@@ -183,9 +177,7 @@ def _run_locked(config: GridConfig, grid_dir: Path, specs: list[RunSpec]) -> int
     finally:
         backend.close()
         progress.close([])
-    if config.report:
-        from scaffolds.report import write_report
-
+    if write_report is not None:
         written = write_report(grid_dir)
         progress.print("grid: wrote " + ", ".join(str(p) for p in written))
     if interrupted:
@@ -205,12 +197,14 @@ def _run_locked(config: GridConfig, grid_dir: Path, specs: list[RunSpec]) -> int
 def drive(
     backend: Backend,
     pending: deque[Job],
-    concurrency: int | None,
+    config: GridConfig,
     grid_dir: Path,
     results: Results,
     progress: Progress,
 ) -> None:
-    """Keep ``concurrency`` runs going until none is left; record each as it ends."""
+    """Keep ``config.concurrency()`` runs going until none is left; record each as it ends, and
+    put a run its node lost back at the front, to continue from its last checkpoint."""
+    concurrency = config.concurrency()
     while pending or backend.running():
         waiting: list[Job] = []
         while pending and (concurrency is None or len(backend.running()) < concurrency):
@@ -219,5 +213,30 @@ def drive(
                 waiting.append(job)
         pending.extendleft(reversed(waiting))
         for ended in backend.poll(POLL_S):
+            if ended.attempt.lost and times_lost(ended.job.run_dir) < config.retry_lost:
+                again = continue_lost(ended, grid_dir, results, progress)
+                if again is not None:
+                    pending.appendleft(again)
+                continue
             progress.finished(finish(ended, grid_dir, results), backend.running())
-        progress.refresh(backend.running())
+        progress.refresh(backend.running(), backend.nodes())
+
+
+def continue_lost(ended: Ended, grid_dir: Path, results: Results, progress: Progress) -> Job | None:
+    """The job that continues a lost run from the driver's copy of its folder; None when that
+    copy already holds the run's end (only the node's last word was lost): then it is recorded."""
+    spec, run_dir = ended.job.spec, ended.job.run_dir
+    add_attempt(run_dir, ended.attempt)
+    steps = (read_run_json(run_dir) or {}).get("steps") or 0
+    job = prepare(spec, grid_dir, retry_crashed=True)
+    if job is None:
+        row = build_row(spec, run_dir, grid_dir)
+        results.append(row)
+        progress.finished(row, [])
+        return None
+    where = f" on {ended.attempt.node}" if ended.attempt.node else ""
+    progress.print(
+        f"grid: {spec.name} was lost{where} ({ended.error}); it continues from its last "
+        f"checkpoint (step {steps})"
+    )
+    return job

@@ -55,6 +55,10 @@ class Attempt:
     exit_code: int
     resumed: bool
     command: list[str]
+    node: str | None = None
+    """Where it ran (a Ray node's name; None on the local backend)."""
+    lost: bool = False
+    """Its node or worker died: the grid continues the run from its last checkpoint."""
 
 
 def now_iso() -> str:
@@ -141,7 +145,13 @@ def note_start(run_dir: Path, command: list[str], resumed: bool) -> None:
 
 
 def add_attempt(run_dir: Path, attempt: Attempt) -> None:
-    JsonlLog(run_dir / ATTEMPTS_FILE).append({"event": "end", **asdict(attempt)})
+    """Log a process end; ``at`` is when the grid saw it end."""
+    JsonlLog(run_dir / ATTEMPTS_FILE).append({"event": "end", "at": now_iso(), **asdict(attempt)})
+
+
+def times_lost(run_dir: Path) -> int:
+    """How many of this run's processes were lost with their node or worker."""
+    return sum(bool(a.get("lost")) for a in attempts(run_dir) if a.get("event") == "end")
 
 
 def attempts(run_dir: Path) -> list[dict[str, Any]]:

@@ -27,6 +27,14 @@ def test_help_lists_the_search_options_with_an_example(capsys: Any) -> None:
         "--max-debug-depth",
         "--resume",
         "--record",
+        "--policy",
+        "--max-children",
+        "--exploration",
+        "--backup",
+        "--population-size",
+        "--selection",
+        "--tournament-size",
+        "--crossover-prob",
     ):
         assert flag in out
     assert "example:\n  python -m scaffolds.aide --model" in out
@@ -48,6 +56,12 @@ def test_bad_input_exits_2_with_one_line(capsys: Any, tmp_path: Path) -> None:
     assert exit_info.value.code == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("python -m scaffolds.aide: error: --debug-prob") and "\n" not in err
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--model", "m", "--task", "demo/tabular-binary", "--policy", "beam"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert "--policy" in err and "greedy" in err and "\n" not in err
 
     assert main(["--resume", str(tmp_path / "nothing-here")]) == 2
     assert "cannot resume" in capsys.readouterr().err

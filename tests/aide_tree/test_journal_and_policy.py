@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from aide_tree import AideConfig, Journal, JournalError, Metric, Node, search_policy
+from aide_tree import AideConfig, Journal, JournalError, Metric, Node, greedy
 from aide_tree.journal import FORMAT_VERSION
 
 
@@ -82,10 +82,10 @@ def test_a_torn_last_line_is_dropped_and_a_wrong_header_refused(tmp_path: Path) 
 def test_policy_drafts_first_then_improves_the_best() -> None:
     j, rng = Journal(lower_is_better=False), random.Random(0)
     cfg = settings(num_drafts=2, debug_prob=0.0)
-    assert search_policy(j, cfg, rng).operator == "draft"
+    assert greedy(j, cfg, rng).operator == "draft"
     j.add(node(0, None, "draft", False, 0.7))
     j.add(node(1, None, "draft", False, 0.9))
-    decision = search_policy(j, cfg, rng)
+    decision = greedy(j, cfg, rng)
     assert (decision.operator, decision.parent) == ("improve", j[1])
 
 
@@ -93,14 +93,14 @@ def test_policy_debugs_buggy_leaves_below_the_maximum_depth() -> None:
     cfg = settings(num_drafts=1, debug_prob=1.0, max_debug_depth=2)
     j, rng = Journal(lower_is_better=False), random.Random(0)
     j.add(node(0, None, "draft", True))
-    assert (search_policy(j, cfg, rng).operator, search_policy(j, cfg, rng).parent) == (
+    assert (greedy(j, cfg, rng).operator, greedy(j, cfg, rng).parent) == (
         "debug",
         j[0],
     )
     j.add(node(1, 0, "debug", True))
-    assert search_policy(j, cfg, rng).parent == j[1]  # node 0 is no longer a leaf
+    assert greedy(j, cfg, rng).parent == j[1]  # node 0 is no longer a leaf
     j.add(node(2, 1, "debug", True))  # depth 2: at the maximum, left alone
-    decision = search_policy(j, cfg, rng)
+    decision = greedy(j, cfg, rng)
     assert (decision.operator, decision.parent) == ("draft", None)  # nothing works, nothing to fix
 
 
@@ -112,7 +112,7 @@ def test_policy_is_reproducible_with_a_seeded_generator() -> None:
 
     def choices(seed: int) -> list[tuple[str, int | None]]:
         rng = random.Random(seed)
-        picks = [search_policy(j, cfg, rng) for _ in range(30)]
+        picks = [greedy(j, cfg, rng) for _ in range(30)]
         return [(d.operator, None if d.parent is None else d.parent.id) for d in picks]
 
     assert choices(7) == choices(7)

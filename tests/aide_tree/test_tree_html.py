@@ -75,13 +75,25 @@ def make_journal(n: int) -> Journal:
                 metric=None if buggy else 1.0 / (i + 1),
             )
         )
+    crossing = Node(
+        id=n,
+        parent_id=4,
+        second_parent_id=7,
+        step=n + 1,
+        operator="crossover",
+        plan="Combine #4 and #7.",
+        code="print('both')\n",
+        is_buggy=False,
+        metric=0.5,
+    )
+    journal.add(crossing)
     return journal
 
 
 def test_every_node_is_drawn_without_script_errors(tmp_path: Path) -> None:
-    journal = make_journal(14)
+    journal = make_journal(14)  # and a crossover node, #14
     page = tmp_path / "tree.html"
-    write_tree(journal, "demo/tabular-regression", page)
+    write_tree(journal, "demo/tabular-regression", page, "evolutionary")
     source = page.read_text()
     assert not re.search(r"(src|href)\s*=\s*[\"']?(https?:)?//", source)  # nothing to fetch
 
@@ -107,6 +119,13 @@ def test_every_node_is_drawn_without_script_errors(tmp_path: Path) -> None:
         "&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; ünïcode" in html
     )  # shown as text
     assert "code (1 line)" in html and "no code" in html
+    assert "evolutionary search · 15 nodes" in html
+    # the crossover: nested under its first parent, linked and joined by a line to its second
+    sibling = r'id="node-10"(?:(?!<li>).)*</li><li><div class="node[^"]*" id="node-14"'
+    assert re.search(sibling, html, re.S)  # after node 4's other child, #10
+    assert re.search(r'<a class="cross" href="#node-7"[^>]*>× #7</a>', html)
+    assert 'data-crossover-edges="1"' in html
+    assert re.search(r'<path d="M[\d.]+,[\d.]+ C[^"]+" data-from="7" data-to="14">', html)
 
     bottom = int(re.search(r'data-bottom="(\d+)"', html).group(1))  # type: ignore[union-attr]
     height = bottom + 40

@@ -1,67 +1,51 @@
-"""Helpers the baseline tests share: the CPU-only ids, a CLI runner type, stand-in leaderboards."""
+"""Helpers the baseline tests share: the CPU-only ids, a CLI runner type, stand-in leaderboards,
+and the expectations of the Lite smoke check."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-import numpy as np
-import pandas as pd
-
-from bench_adapters import resolve_task
 from bench_adapters.mlebench import split_ids
-from bench_adapters.mlebench.synthetic import answers_as_submission
+from bench_adapters.mlebench.synthetic.leaderboards import write_checkout
 
 CPU_ONLY = split_ids("cpu_only")
 
 RunCli = Callable[..., subprocess.CompletedProcess[str]]
+METRIC_LINE = re.compile(r"^val (\w+) (-?\d+\.\d{5}) \(.+\)$", re.MULTILINE)
+"""The fixed-format validation metric line every baseline prints."""
+
+__all__ = ["CPU_ONLY", "METRIC_LINE", "RunCli", "write_checkout"]
 
 
-def write_checkout(root: Path, data_dir: Path, ids: list[str], median_share: float) -> Path:
-    """A stand-in mle-bench checkout: one 150-team leaderboard per competition, best first.
-
-    Team scores run from the answers' score (team 1) to the sample submission's (team 150),
-    spaced so that the median team sits ``median_share`` of the way from the sample to the
-    answers: 0.25 is a field a sound model beats; 0.999 one no model but the answers beats.
-    """
-    power = np.log(median_share) / np.log(0.5)
-    share = np.linspace(1.0, 0.0, 150) ** power
-    for cid in ids:
-        task = resolve_task(f"mlebench/{cid}", data_dir=data_dir)
-        gold_path = root / f"{cid}-gold.csv"
-        root.mkdir(parents=True, exist_ok=True)
-        answers_as_submission(cid, data_dir).to_csv(gold_path, index=False)
-        best = task.grade(gold_path)["score"]
-        worst = task.grade(task.sample_submission_path)["score"]
-        scores = np.round(worst + (best - worst) * share, 6)
-        folder = root / "mlebench" / "competitions" / cid
-        folder.mkdir(parents=True, exist_ok=True)
-        pd.DataFrame(
-            {
-                "scoreNullable": scores,
-                "teamId": range(150),
-                "hasTeamName": True,
-                "submissionDate": "2024-01-01 00:00:00",
-                "score": scores,
-                "hasScore": True,
-            }
-        ).to_csv(folder / "leaderboard.csv", index=False)
-    return root
+def outcomes_of(report: dict[str, Any], cid: str) -> dict[tuple[str, str], dict[str, Any]]:
+    """One task's check outcomes, by (submission, expectation)."""
+    (task,) = [t for t in report["tasks"] if t["task"] == f"mlebench/{cid}"]
+    assert task["status"] == "checked", task["reason"]
+    return {(o["submission"], o["expectation"]): o for o in task["outcomes"]}
 
 
-def write_pizza(data_dir: Path, n: int = 24) -> Path:
-    """A tiny prepared random-acts-of-pizza (a Lite competition with no baseline) in upstream's
-    file layout: ``public/sampleSubmission.csv`` and ``private/test.csv``."""
-    prepared = data_dir / "random-acts-of-pizza" / "prepared"
-    (prepared / "public").mkdir(parents=True)
-    (prepared / "private").mkdir(parents=True)
-    ids = [f"t3_{i:05x}" for i in range(n)]
-    labels = [i % 3 == 0 for i in range(n)]
-    pd.DataFrame({"request_id": ids, "requester_received_pizza": labels}).to_csv(
-        prepared / "private" / "test.csv", index=False
-    )
-    pd.DataFrame({"request_id": ids, "requester_received_pizza": 0}).to_csv(
-        prepared / "public" / "sampleSubmission.csv", index=False
-    )
-    return prepared
+def assert_smoke_check_holds(report: dict[str, Any], cid: str) -> Path:
+    """The smoke check of one Lite competition: the answers are valid and win gold, the sample
+    is valid and not above the median, the smoke baseline is valid, better than the sample
+    and reports its metric line, the corrupted copies are rejected. Returns the baseline's
+    folder (submission.csv, grade.json, log.txt)."""
+    got = outcomes_of(report, cid)
+    expected = {
+        ("gold", "valid"): "pass",
+        ("gold", "gold medal"): "pass",
+        ("sample", "valid"): "pass",
+        ("sample", "not above median"): "pass",
+        ("baseline", "valid"): "pass",
+        ("baseline", "better than the sample"): "pass",
+        ("baseline", "above median"): "skip",  # --smoke
+        ("missing-column", "invalid, with a message"): "pass",
+        ("wrong-row-count", "invalid, with a message"): "pass",
+    }
+    assert {k: o["status"] for k, o in got.items()} == expected, got
+    folder = Path(report["out"]) / f"mlebench-{cid}" / "baseline"
+    assert METRIC_LINE.search((folder / "log.txt").read_text()), (folder / "log.txt").read_text()
+    return folder

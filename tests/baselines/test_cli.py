@@ -41,11 +41,11 @@ def test_bad_input_exits_2_with_one_line(
     empty = str(tmp_path / "empty")
     cases = [
         ["run", "--task", "mlebench/no-such-competition"],
-        ["run", "--task", "mlebench/aerial-cactus-identification"],  # graded, but no baseline
         ["run", "--task", "mlebench/spaceship-titanic", "--data-dir", empty],  # not prepared
         ["run", "--task", "demo/tabular-binary", "--time-budget", "-5"],
         ["run", "--task", "demo/tabular-binary", "--time-budget", "soon"],
         ["run", "--task", "demo/tabular-binary", "--threads", "0"],
+        ["run", "--task", "demo/tabular-binary", "--device", "tpu"],
         ["run"],
         ["check"],
         ["check", "--split", "no-such-split"],

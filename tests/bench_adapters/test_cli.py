@@ -92,7 +92,7 @@ def test_grade_prints_the_report_and_exits_0_even_when_invalid(run_cli, demo_dir
 
 
 def test_grade_mlebench_with_and_without_a_leaderboard(  # type: ignore[no-untyped-def]
-    run_cli, mlebench_data: Path, checkout: Path, gold_paths: dict[str, Path]
+    run_cli, mlebench_data: Path, mlebench_checkout: Path, gold_paths: dict[str, Path]
 ) -> None:
     cid = "spaceship-titanic"
     args = (
@@ -104,7 +104,7 @@ def test_grade_mlebench_with_and_without_a_leaderboard(  # type: ignore[no-untyp
         "--data-dir",
         str(mlebench_data),
     )
-    with_board = run_cli(*args, "--mlebench-dir", str(checkout), env={"MLEBENCH_DIR": ""})
+    with_board = run_cli(*args, "--mlebench-dir", str(mlebench_checkout), env={"MLEBENCH_DIR": ""})
     report = json.loads(with_board.stdout)
     assert with_board.returncode == 0 and report["gold_medal"] is True
     assert report["score"] == 1.0 and report["is_lower_better"] is False
@@ -123,7 +123,11 @@ def test_grade_mlebench_with_and_without_a_leaderboard(  # type: ignore[no-untyp
 
 
 def test_grade_jsonl_writes_upstreams_report(  # type: ignore[no-untyped-def]
-    run_cli, mlebench_data: Path, checkout: Path, gold_paths: dict[str, Path], tmp_path: Path
+    run_cli,
+    mlebench_data: Path,
+    mlebench_checkout: Path,
+    gold_paths: dict[str, Path],
+    tmp_path: Path,
 ) -> None:
     cpu_only = split_ids("cpu_only")
     lines = [{"competition_id": c, "submission_path": str(gold_paths[c])} for c in cpu_only]
@@ -145,7 +149,7 @@ def test_grade_jsonl_writes_upstreams_report(  # type: ignore[no-untyped-def]
         "--data-dir",
         str(mlebench_data),
         "--mlebench-dir",
-        str(checkout),
+        str(mlebench_checkout),
     )
     assert result.returncode == 0, result.stderr
     (report_path,) = out.glob("*_grading_report.json")

@@ -176,12 +176,12 @@ def read(data_dir: Path, competition_id: str, relative: str) -> pd.DataFrame:
 
 
 def test_the_seven_cpu_only_competitions_are_available() -> None:
-    assert synthetic_competitions() == sorted(CPU_ONLY)
+    assert set(CPU_ONLY) <= set(synthetic_competitions())
     assert FULL_SIZES[VENTILATOR] == (5_432_400, 603_600)
     assert FULL_SIZES[TPS_DEC] == (3_600_000, 400_000)
     assert FULL_SIZES[TAXI][1] == 9_914
     with pytest.raises(ValueError, match="No synthetic data"):
-        make_prepared("aerial-cactus-identification", Path("unused"))
+        make_prepared("no-such-competition", Path("unused"))
 
 
 @pytest.mark.parametrize("competition_id", CPU_ONLY)
@@ -361,9 +361,13 @@ def test_the_same_seed_gives_the_same_files(tmp_path: Path) -> None:
 def test_chunks_are_written_as_one_csv(tmp_path: Path) -> None:
     frames = [pd.DataFrame({"a": [k, k + 1], "b": [0.5, 1.5]}) for k in range(0, 6, 2)]
     path = tmp_path / "chunked.csv"
-    synthetic._write_csv(path, frames)
+    synthetic.common.write_csv(path, frames)
     pd.testing.assert_frame_equal(pd.read_csv(path), pd.concat(frames, ignore_index=True))
-    assert [(s.start, s.stop) for s in synthetic._spans(5, size=2)] == [(0, 2), (2, 4), (4, 5)]
+    assert [(s.start, s.stop) for s in synthetic.common.spans(5, size=2)] == [
+        (0, 2),
+        (2, 4),
+        (4, 5),
+    ]
 
 
 @pytest.mark.parametrize("competition_id", CPU_ONLY)

@@ -47,8 +47,10 @@ def test_instructions_fill_limits_paths_and_description(demo_dir: Path) -> None:
     assert "$" not in text.replace("${", "")  # every placeholder was filled
 
 
-def test_mlebench_instructions_and_obfuscation(mlebench_data: Path, checkout: Path) -> None:
-    options = {"data_dir": mlebench_data, "mlebench_dir": checkout}
+def test_mlebench_instructions_and_obfuscation(
+    mlebench_data: Path, mlebench_checkout: Path
+) -> None:
+    options = {"data_dir": mlebench_data, "mlebench_dir": mlebench_checkout}
     plain = resolve_task("mlebench/spaceship-titanic", **options)
     text = plain.instructions(hardware="a CPU", time_limit_s=86400, max_steps=500)
     assert "Kaggle" in text and "Spaceship Titanic" in text and "500 steps" in text
@@ -99,10 +101,10 @@ def test_unknown_and_unprepared(tmp_path: Path) -> None:
         resolve_task("demo/tabular-binary", datadir=tmp_path)  # a typo is not silently ignored
 
 
-def test_a_task_folder_is_a_reference(mlebench_data: Path, checkout: Path) -> None:
+def test_a_task_folder_is_a_reference(mlebench_data: Path, mlebench_checkout: Path) -> None:
     folder = mlebench_data / "spaceship-titanic"
     for ref in (folder, folder / "prepared"):
-        task = resolve_task(str(ref), mlebench_dir=checkout)
+        task = resolve_task(str(ref), mlebench_dir=mlebench_checkout)
         assert task.id == "mlebench/spaceship-titanic" and task.leaderboard is not None
 
 
@@ -121,10 +123,12 @@ def test_lfs_pointer_leaderboard_grades_without_medals(
 
 
 def test_gold_wins_gold_and_sample_wins_nothing_on_every_cpu_only_task(
-    mlebench_data: Path, checkout: Path, gold_paths: dict[str, Path]
+    mlebench_data: Path, mlebench_checkout: Path, gold_paths: dict[str, Path]
 ) -> None:
     for cid in split_ids("cpu_only"):
-        task = resolve_task(f"mlebench/{cid}", data_dir=mlebench_data, mlebench_dir=checkout)
+        task = resolve_task(
+            f"mlebench/{cid}", data_dir=mlebench_data, mlebench_dir=mlebench_checkout
+        )
         gold = task.grade(gold_paths[cid])
         assert gold["gold_medal"] and gold["normalized_reward"] == 1.0, cid
         assert gold["leaderboard_rank_pct"] >= 99.0

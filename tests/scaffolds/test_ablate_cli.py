@@ -107,3 +107,19 @@ def test_placeholders_fill_the_model_string_per_run() -> None:
     spec = RunSpec("aide", "replay:c/{scaffold}-{task}-s{seed}.jsonl", "demo/tabular-binary", 1)
     assert spec.model_string() == "replay:c/aide-demo-tabular-binary-s1.jsonl"
     assert spec.name == RunSpec("aide", spec.model, spec.task, 1).name
+
+
+def test_the_grid_package_never_imports_the_report_that_reads_it() -> None:
+    """No import circle: scaffolds.report reads grids; the grid runner only takes its writer."""
+    import ast
+
+    import scaffolds.grid
+
+    for module in Path(scaffolds.grid.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(module.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            assert not any(n.startswith("scaffolds.report") for n in names), module.name
+    done = subprocess.run([sys.executable, "-c", "import scaffolds.report"], capture_output=True)
+    assert done.returncode == 0, done.stderr

@@ -87,8 +87,10 @@ def workspace(shared_root: Path, public_dir: Path, request: pytest.FixtureReques
 
 
 @pytest.fixture(scope="module")
-def sandbox(workspace: Workspace) -> Sandbox:
-    return Sandbox.create(workspace)
+def sandbox(workspace: Workspace) -> Iterator[Sandbox]:
+    """The default sandbox: the namespace one where bwrap works (as root), else user-based."""
+    with Sandbox.create(workspace) as box:
+        yield box
 
 
 @pytest.fixture(scope="module")

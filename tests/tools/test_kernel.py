@@ -1,8 +1,8 @@
 """The persistent kernel: state, interrupts, restarts, output handling. Real kernels only."""
 
 import os
-import signal
 import statistics
+import subprocess
 import threading
 import time
 import tracemalloc
@@ -75,9 +75,13 @@ def test_a_dying_kernel_is_restarted_and_says_so(
     assert kernel.execute("gone", 10).error == "NameError"
 
 
-def test_a_kernel_killed_between_calls_is_restarted_before_the_next(kernel: PythonKernel) -> None:
+def test_a_kernel_killed_between_calls_is_restarted_before_the_next(
+    kernel: PythonKernel, sandbox: Sandbox
+) -> None:
     pid = int(kernel.execute("import os; print(os.getpid())", 10).output)
-    os.kill(pid, signal.SIGKILL)
+    # the PID is the kernel's inside its sandbox: kill it from there, as the agent could
+    kill = sandbox.popen_args(["kill", "-KILL", str(pid)])
+    subprocess.run(kill, env=sandbox.env, cwd=sandbox.workspace.root, check=True)
     deadline = time.monotonic() + 10
     while kernel.is_alive() and time.monotonic() < deadline:
         time.sleep(0.05)

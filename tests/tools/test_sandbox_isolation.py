@@ -1,10 +1,15 @@
-"""Isolation: the agent user reads data/, writes the rest, and reaches nothing private."""
+"""The user-based sandbox (the fallback where bwrap is missing): the agent user reads data/,
+writes the rest, and reaches nothing that file permissions keep from it.
+
+test_namespace_sandbox.py holds the escape suite of the default, namespace, sandbox.
+"""
 
 import json
 import os
 import pwd
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,8 +20,15 @@ from tools.bash import run_bash
 pytestmark = pytest.mark.usefixtures("as_root")
 
 
+@pytest.fixture(scope="module")
+def sandbox(workspace: Workspace) -> Iterator[Sandbox]:
+    """This module's kernel and tools run in the user-based sandbox."""
+    with Sandbox.create(workspace, backend="user") as box:
+        yield box
+
+
 def test_sandbox_runs_agent_code_as_an_unprivileged_user(sandbox: Sandbox) -> None:
-    assert sandbox.isolated and sandbox.user == "agent"
+    assert sandbox.isolated and sandbox.user == "agent" and sandbox.backend == "user"
     assert "isolation on" in sandbox.note
     assert pwd.getpwnam("agent").pw_uid == sandbox.uid != 0
     out = subprocess.run(sandbox.popen_args(["id", "-u"]), capture_output=True, text=True)
@@ -110,7 +122,7 @@ def test_unreachable_workspace_is_refused(shared_root: Path) -> None:
     closed.mkdir(mode=0o700)
     ws = Workspace.create(closed / "ws", None)
     with pytest.raises(RuntimeError, match="cannot reach the workspace"):
-        Sandbox.create(ws)
+        Sandbox.create(ws, backend="user")
 
 
 def test_without_root_isolation_is_off_and_says_so(shared_root: Path, sandbox: Sandbox) -> None:
@@ -121,7 +133,9 @@ def test_without_root_isolation_is_off_and_says_so(shared_root: Path, sandbox: S
     code = (
         "from pathlib import Path; from tools import Sandbox, Workspace; "
         f"box = Sandbox.create(Workspace.create(Path({str(target)!r}) / 'ws', None)); "
-        "print(box.isolated, box.user, box.popen_args(['x'])); print(box.note)"
+        "print(box.isolated, box.user, box.popen_args(['x'])); print(box.note); "
+        "from tools.exposure import check_exposure; "  # nothing is refused without root
+        "print(check_exposure(box, [Path('/etc/hostname')], []))"
     )
     out = subprocess.run(
         sandbox.popen_args([sys.executable, "-c", code]),
@@ -132,6 +146,6 @@ def test_without_root_isolation_is_off_and_says_so(shared_root: Path, sandbox: S
         timeout=60,
     )
     assert out.returncode == 0, out.stderr
-    first, note = out.stdout.splitlines()
-    assert first == "False None ['x']"
+    first, note, exposed = out.stdout.splitlines()
+    assert first == "False None ['x']" and exposed == "[]"
     assert note.startswith("isolation off") and "not protected" in note

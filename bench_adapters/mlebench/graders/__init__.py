@@ -41,7 +41,8 @@ class GraderSpec:
     """File under ``<id>/prepared/private/`` when it differs from the answers file."""
 
 
-# The 7 CPU-only competitions and the 22 of the Lite split (4 ids are in both).
+# The 7 CPU-only competitions and the 22 of the Lite split (4 ids are in both), and the 5
+# TAM-Bench Lite shares with MLE-bench beyond those (speech, iceberg, gesture, covid, lmsys).
 _SUPPORTED: tuple[str, ...] = (
     "aerial-cactus-identification",
     "aptos2019-blindness-detection",
@@ -52,7 +53,9 @@ _SUPPORTED: tuple[str, ...] = (
     "histopathologic-cancer-detection",
     "jigsaw-toxic-comment-classification-challenge",
     "leaf-classification",
+    "lmsys-chatbot-arena",
     "mlsp-2013-birds",
+    "multi-modal-gesture-recognition",
     "new-york-city-taxi-fare-prediction",
     "nomad2018-predict-transparent-conductors",
     "plant-pathology-2020-fgvc7",
@@ -62,8 +65,11 @@ _SUPPORTED: tuple[str, ...] = (
     "siim-isic-melanoma-classification",
     "spaceship-titanic",
     "spooky-author-identification",
+    "stanford-covid-vaccine",
+    "statoil-iceberg-classifier-challenge",
     "tabular-playground-series-dec-2021",
     "tabular-playground-series-may-2022",
+    "tensorflow-speech-recognition-challenge",
     "text-normalization-challenge-english-language",
     "text-normalization-challenge-russian-language",
     "the-icml-2013-whale-challenge-right-whale-redux",

@@ -1,0 +1,1 @@
+"""Reference solvers for TAM-Bench Lite tasks: ``baselines.tam.<modality>_<difficulty>``."""

@@ -1,0 +1,5 @@
+import sys
+
+from bench_adapters.mlebench.synthetic.cli import main
+
+sys.exit(main())

@@ -1,0 +1,205 @@
+"""The submission contract: a git repository with ``reproduce.sh`` and a README, committed
+files under 1 GB. A format check only: it never runs the code and never scores.
+
+The check reads the agent's folder in place, so it never follows a link and never runs a
+program there: every file is opened relative to its parent folder's descriptor with
+``O_NOFOLLOW`` (a link anywhere on the way is refused, even one swapped in during the check),
+FIFOs and devices are refused unread, and ``git`` itself is not run (a repository's own
+config can make git run commands). What it reads is git's metadata: ``HEAD``, the ref it
+names, and the index, whose entries are the tracked files with their sizes. Tracked files are
+counted as committed; the final snapshot (a ``git bundle``) holds only what was committed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+MAX_COMMITTED_BYTES = 10**9
+"""Upstream's limit on the committed files: 1 GB."""
+MAX_METADATA_BYTES = 512 * 2**20
+"""Largest ``.git/index`` (or ref file) read; a real index of a million files is ~100 MB."""
+VALID = "Submission is valid"
+INVALID = "Submission invalid!"
+
+_READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+_DIR_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_DIRECTORY | os.O_CLOEXEC
+
+
+class ContractError(Exception):
+    """The folder breaks the contract; the message says how, for the agent."""
+
+
+@dataclass(frozen=True)
+class IndexEntry:
+    path: str
+    mode: int
+    size: int
+
+
+@contextlib.contextmanager
+def _open_dir(path: str, dir_fd: int | None = None) -> Iterator[int]:
+    fd = os.open(path, _DIR_FLAGS, dir_fd=dir_fd)
+    try:
+        yield fd
+    finally:
+        os.close(fd)
+
+
+def _read(name: str, dir_fd: int, limit: int = MAX_METADATA_BYTES) -> bytes:
+    """The bytes of the regular file ``name`` in ``dir_fd``; OSError for anything else."""
+    fd = os.open(name, _READ_FLAGS, dir_fd=dir_fd)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(f"{name} is not a regular file")
+        if st.st_size > limit:
+            raise OSError(f"{name} is larger than {limit} bytes")
+        chunks, left = [], st.st_size
+        while left > 0 and (chunk := os.read(fd, min(left, 1 << 24))):
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _read_path(relpath: str, dir_fd: int) -> bytes:
+    """A file below ``dir_fd`` by a ``/``-separated path, every component opened without
+    following links."""
+    *parents, name = relpath.split("/")
+    if not parents:
+        return _read(name, dir_fd)
+    with _open_dir(parents[0], dir_fd) as sub:
+        return _read_path("/".join([*parents[1:], name]), sub)
+
+
+def _varint(data: bytes, pos: int) -> tuple[int, int]:
+    """git's offset varint (index v4 path prefix lengths)."""
+    byte = data[pos]
+    value, pos = byte & 0x7F, pos + 1
+    while byte & 0x80:
+        byte = data[pos]
+        value, pos = ((value + 1) << 7) | (byte & 0x7F), pos + 1
+    return value, pos
+
+
+def parse_index(data: bytes, hash_size: int = 20) -> list[IndexEntry]:
+    """The entries of a git index file (versions 2, 3 and 4): path, mode and size."""
+    if len(data) < 12 or data[:4] != b"DIRC":
+        raise ValueError("not a git index (no DIRC signature)")
+    version = int.from_bytes(data[4:8], "big")
+    count = int.from_bytes(data[8:12], "big")
+    if version not in (2, 3, 4):
+        raise ValueError(f"unsupported git index version {version}")
+    entries, pos, previous = [], 12, b""
+    for _ in range(count):
+        start = pos
+        mode = int.from_bytes(data[pos + 24 : pos + 28], "big")
+        size = int.from_bytes(data[pos + 36 : pos + 40], "big")
+        pos += 40 + hash_size
+        flags = int.from_bytes(data[pos : pos + 2], "big")
+        pos += 2
+        if version >= 3 and flags & 0x4000:
+            pos += 2  # extended flags
+        if version == 4:
+            strip, pos = _varint(data, pos)
+            end = data.index(b"\0", pos)
+            path = previous[: len(previous) - strip] + data[pos:end]
+            pos = end + 1
+        else:
+            end = data.index(b"\0", pos)
+            path = data[pos:end]
+            pos = start + ((pos - start + len(path) + 8) & ~7)  # NUL-padded to 8 bytes
+        if pos > len(data):
+            raise ValueError("truncated git index")
+        previous = path
+        if (flags >> 12) & 0x3 == 0:  # stage 0: not a merge conflict's side
+            entries.append(IndexEntry(path.decode("utf-8", "replace"), mode, size))
+    return entries
+
+
+def _head_commit(git_fd: int) -> str | None:
+    """The commit ``HEAD`` points at, or None before the first commit."""
+    head = _read("HEAD", git_fd).decode("utf-8", "replace").strip()
+    if not head.startswith("ref: "):
+        return head if len(head) in (40, 64) else None
+    ref = head.removeprefix("ref: ").strip()
+    with contextlib.suppress(OSError):
+        value = _read_path(ref, git_fd).decode("utf-8", "replace").strip()
+        if value:
+            return value
+    with contextlib.suppress(OSError):
+        for line in _read("packed-refs", git_fd).decode("utf-8", "replace").splitlines():
+            parts = line.split()
+            if len(parts) == 2 and parts[1] == ref:
+                return parts[0]
+    return None
+
+
+def _hash_size(git_fd: int) -> int:
+    with contextlib.suppress(OSError):
+        config = _read("config", git_fd).decode("utf-8", "replace").lower()
+        if "objectformat" in config and "sha256" in config:
+            return 32
+    return 20
+
+
+def tracked_files(folder: Path) -> tuple[str | None, list[IndexEntry]]:
+    """``(HEAD's commit or None, tracked files)`` of the repository at ``folder``;
+    ``ContractError`` when ``folder`` is not a git repository this check can read."""
+    try:
+        with _open_dir(str(folder)) as root, _open_dir(".git", root) as git:
+            commit = _head_commit(git)
+            try:
+                index = _read("index", git)
+            except FileNotFoundError:
+                return commit, []
+            return commit, parse_index(index, _hash_size(git))
+    except FileNotFoundError:
+        raise ContractError(
+            f"{folder} is not a git repository: run `git init` there and commit your work"
+        ) from None
+    except NotADirectoryError:
+        raise ContractError(f"{folder} or its .git is not a folder (or is a link)") from None
+    except (OSError, ValueError) as exc:
+        raise ContractError(f"cannot read the git repository at {folder}: {exc}") from None
+
+
+def check_submission(folder: Path, max_bytes: int = MAX_COMMITTED_BYTES) -> tuple[bool, str]:
+    """``(ok, message)`` for the submission folder; never raises, never scores."""
+    folder = Path(folder)
+    try:
+        st = os.lstat(folder)
+    except OSError:
+        return False, f"{INVALID} There is no folder at {folder}."
+    if not stat.S_ISDIR(st.st_mode):
+        return False, f"{INVALID} {folder} is not a folder: the submission is a git repository."
+    try:
+        commit, entries = tracked_files(folder)
+    except ContractError as exc:
+        return False, f"{INVALID} {exc}."
+    if commit is None:
+        return False, f"{INVALID} The repository has no commit yet: `git add` and `git commit`."
+    names = {e.path for e in entries}
+    problems = []
+    if "reproduce.sh" not in names:
+        problems.append("reproduce.sh is not committed at the repository's root")
+    if not any("/" not in n and n.lower().startswith("readme") for n in names):
+        problems.append("no README (e.g. README.md) is committed at the repository's root")
+    size = sum(e.size for e in entries)
+    if size >= max_bytes:
+        problems.append(
+            f"the committed files take {size / 1e9:.2f} GB, more than the 1 GB allowed "
+            "(commit code, not data, checkpoints or outputs)"
+        )
+    if problems:
+        return False, f"{INVALID} " + "; ".join(problems) + "."
+    return True, (
+        f"{VALID}: a git repository at commit {commit[:12]} with {len(entries)} committed "
+        f"file(s), {size / 1e6:.1f} MB in all, reproduce.sh and a README."
+    )

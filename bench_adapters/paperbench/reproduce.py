@@ -1,0 +1,227 @@
+"""Reproduction: run a submission's ``reproduce.sh`` in a fresh copy, as the agent user.
+
+Upstream's steps, in a sandbox instead of a container::
+
+    <out>/workspace/submission/   a copy of the submission, without venv/ and .venv/
+        reproduce.log.creation_time   the start time (seconds since the epoch), written first
+        reproduce.log                 written by ``bash reproduce.sh 2>&1 | tee reproduce.log``
+    <out>/reproduce.log           the same output, as the harness received it
+    <out>/reproduction.json       exit code, time-out, duration, created/changed/deleted files
+
+``bash reproduce.sh`` runs in the copy through ``tools.Sandbox`` (as the unprivileged agent
+user, with the agent's clean environment; the GPU is visible when the machine has one), in its
+own process group, killed whole at the time-out. Files whose modification time is at or after
+the start, or that are new, are the ones reproduction created or changed: the judge grades
+Result Analysis leaves on those. A missing ``reproduce.sh`` is logged as such; grading still
+runs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import time
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TextIO
+
+FORMAT_VERSION = 1
+DEFAULT_TIMEOUT_S = 100 * 3600.0
+"""Upstream's default reproduction time-out (a run's own reproduction uses its time limit)."""
+SCRIPT = "reproduce.sh"
+LOG = "reproduce.log"
+TIMESTAMP = "reproduce.log.creation_time"
+DROPPED = ("venv", ".venv")
+"""Top-level folders removed from the copy (upstream: their links to python3 break)."""
+LOG_FILE_CAP = 256 * 2**20
+"""Bytes of output kept in ``<out>/reproduce.log``; the rest is counted, not kept."""
+RECORD = "reproduction.json"
+_COMMAND = f"set -o pipefail; bash {SCRIPT} 2>&1 | tee {LOG}"
+_NOT_FOUND = f"{SCRIPT} not found in the submission: nothing was run.\n"
+
+
+@dataclass
+class Reproduction:
+    """What one reproduction did; saved as ``<out>/reproduction.json``."""
+
+    submission: str
+    """The copy after reproduction: the folder the judge reads."""
+    log_path: str
+    script_found: bool
+    exit_code: int | None
+    """None when it timed out or was not run."""
+    timed_out: bool
+    duration_s: float
+    timeout_s: float
+    started_at: str
+    isolation: str
+    created: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    format_version: int = FORMAT_VERSION
+
+    @property
+    def changed_files(self) -> list[str]:
+        """Files reproduction created or modified, relative to the submission."""
+        return sorted(self.created + self.changed)
+
+    @property
+    def succeeded(self) -> bool:
+        return self.script_found and self.exit_code == 0
+
+    def log(self) -> str:
+        return Path(self.log_path).read_text(encoding="utf-8", errors="replace")
+
+    def save(self, folder: Path) -> Path:
+        path = folder / RECORD
+        path.write_text(json.dumps(asdict(self), indent=2) + "\n", encoding="utf-8")
+        return path
+
+    @classmethod
+    def load(cls, folder: Path) -> Reproduction | None:
+        """The reproduction recorded in ``folder``, or None when it never finished."""
+        path = folder / RECORD
+        if not path.is_file():
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
+
+
+def listing(root: Path) -> dict[str, tuple[int, int]]:
+    """Relative path -> (size, mtime_ns) of every non-directory under ``root``; links are
+    listed, never followed."""
+    found = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]:
+            path = os.path.join(dirpath, name)
+            with contextlib.suppress(OSError):
+                st = os.lstat(path)
+                found[os.path.relpath(path, root)] = (st.st_size, st.st_mtime_ns)
+    return found
+
+
+def copy_submission(src: Path, dest: Path) -> None:
+    """Copy ``src`` into the existing folder ``dest``, links kept as links, without the
+    top-level ``venv``/``.venv``."""
+
+    def ignore(folder: str, names: list[str]) -> list[str]:
+        return [n for n in names if n in DROPPED] if Path(folder) == src else []
+
+    shutil.copytree(src, dest, symlinks=True, ignore=ignore, dirs_exist_ok=True)
+
+
+def _kill_group(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+def _stream(proc: subprocess.Popen[bytes], log: Path, deadline: float, echo: TextIO | None) -> bool:
+    """Copy the process's output into ``log`` until it ends; True when the deadline hit."""
+    assert proc.stdout is not None
+    fd, kept = proc.stdout.fileno(), 0
+    with open(log, "wb") as out:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                _kill_group(proc.pid)
+                return True
+            ready, _, _ = select.select([fd], [], [], min(1.0, left))
+            if not ready:
+                continue
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                return False
+            if kept < LOG_FILE_CAP:
+                out.write(chunk[: LOG_FILE_CAP - kept])
+                out.flush()
+            kept += len(chunk)
+            if echo is not None:
+                echo.write(chunk.decode("utf-8", "replace"))
+                echo.flush()
+
+
+def _run_script(
+    sandbox: Any, copy: Path, log: Path, deadline: float, echo: TextIO | None
+) -> tuple[int | None, bool]:
+    """``(exit code or None, timed out)`` of ``bash reproduce.sh | tee reproduce.log`` in
+    ``copy``, as the agent, in its own process group (killed whole at the deadline)."""
+    proc = subprocess.Popen(
+        sandbox.popen_args(["bash", "-c", _COMMAND]),
+        cwd=copy,
+        env=sandbox.env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        timed_out = _stream(proc, log, deadline, echo)
+    finally:
+        assert proc.stdout is not None
+        proc.stdout.close()
+        _kill_group(proc.pid)  # whatever it left running in the background
+        code = proc.wait()
+    return (None if timed_out else code), timed_out
+
+
+def reproduce(
+    submission: Path,
+    out: Path,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    agent_user: str = "agent",
+    echo: TextIO | None = None,
+) -> Reproduction:
+    """Copy ``submission`` into ``out`` (a new or empty folder the agent user can reach) and
+    run its ``reproduce.sh`` there as the agent, for at most ``timeout_s`` seconds.
+
+    Raises ``FileExistsError`` when ``out`` holds files, and ``RuntimeError`` (from the
+    sandbox) when the agent user cannot reach ``out``.
+    """
+    from tools import Sandbox, Workspace
+
+    out = Path(out).absolute()
+    if out.exists() and any(out.iterdir()):
+        raise FileExistsError(f"{out} already holds files; give a new folder")
+    workspace = Workspace.create(out / "workspace")
+    copy = workspace.submission
+    copy_submission(Path(submission), copy)
+    started, started_wall = time.monotonic(), time.time()
+    (copy / TIMESTAMP).write_text(f"{int(started_wall)}\n", encoding="utf-8")
+    before = listing(copy)
+    log = out / LOG
+    found = os.path.lexists(copy / SCRIPT)
+    exit_code, timed_out = None, False
+    # creating the sandbox gives the copy to the agent; closing it ends whatever is left running
+    with Sandbox.create(workspace, agent_user=agent_user) as sandbox:
+        if found:
+            exit_code, timed_out = _run_script(sandbox, copy, log, started + timeout_s, echo)
+        else:
+            log.write_text(_NOT_FOUND, encoding="utf-8")
+    if timed_out:
+        with open(log, "a", encoding="utf-8") as f:
+            f.write(f"\n[{SCRIPT} timed out after {timeout_s:.0f}s; it and every process it "
+                    "started were killed]\n")  # fmt: skip
+    after = listing(copy)
+    own = {TIMESTAMP, LOG}
+    result = Reproduction(
+        submission=str(copy),
+        log_path=str(log),
+        script_found=found,
+        exit_code=exit_code,
+        timed_out=timed_out,
+        duration_s=round(time.monotonic() - started, 3),
+        timeout_s=timeout_s,
+        started_at=datetime.fromtimestamp(started_wall, UTC).isoformat(timespec="seconds"),
+        isolation=sandbox.note,
+        created=sorted(set(after) - set(before) - own),
+        changed=sorted(p for p in set(after) & set(before) - own if after[p] != before[p]),
+        deleted=sorted(set(before) - set(after) - own),
+    )
+    result.save(out)
+    return result

@@ -1,0 +1,3 @@
+from bench_adapters.tam.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,208 @@
+"""One TAM-Bench task: its prepared data, its grader, its leaderboard and its constraints.
+
+A run on a TAM task ends with two outputs: the submission file (``submission/<file>``) and the
+final code, ``best_solution.py`` (:data:`CODE_FILE`), which the constraint judge reads. The task
+declares both (``submission_relpath``, ``extra_outputs``); ``grade`` finds the code next to
+the submission's folder unless it is given.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import shutil
+import stat
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from bench_adapters.csvio import size_limit_bytes
+from bench_adapters.instructions import render_instructions
+from bench_adapters.tam.describe import describe
+from bench_adapters.tam.graders import Invalid, get_grader
+from bench_adapters.tam.rank import board
+from bench_adapters.tam.specs import TaskInfo, constraints_of
+
+log = logging.getLogger(__name__)
+
+
+def copy_regular_file(src: Path, dst: Path) -> bool:
+    """Copy ``src`` to ``dst`` when it is a regular file, never following a link; False if not."""
+    try:
+        fd = os.open(src, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return False
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            return False
+        dst.unlink(missing_ok=True)
+        with open(dst, "wb") as out:
+            shutil.copyfileobj(f, out)
+    return True
+
+
+CODE_FILE = "best_solution.py"
+REPORT_FORMAT_VERSION = 1
+VALID = "Submission is valid."
+
+
+@dataclass(frozen=True)
+class JudgeOptions:
+    """How ``grade`` judges the constraints; no model means no judging."""
+
+    model: str | None = None
+    api_base: str | None = None
+    max_cost_usd: float | None = None
+
+
+@dataclass
+class TamTask:
+    """Satisfies ``scaffolds.protocols.Task``; ``grade`` returns the TAM report below.
+
+    Report: ``score``; ``made_submission`` (a file is there; ``submission_exists`` is the same,
+    for MLE-bench's tools); ``valid_submission`` (it has the answers' structure); ``rank``,
+    ``participants`` and ``rank_pct`` (a fraction in (0, 1], lower is better) on the real
+    leaderboard, null without a valid score; ``normalized_reward``, the share of the leaderboard
+    the score equals or beats (0 without a valid score); ``message``, the validator's reason;
+    ``code_path``; and, with a judge model, ``constraint_pass`` (passed / total, 0..1) and
+    ``constraints``, one verdict per constraint.
+    """
+
+    info: TaskInfo
+    prepared_dir: Path
+    judge: JudgeOptions = field(default_factory=JudgeOptions)
+    benchmark: str = "tam"
+    extra_outputs: tuple[str, ...] = (CODE_FILE,)
+    """Files besides the submission a run must leave in the workspace root."""
+    prompt_set: str = "tam"
+
+    def __post_init__(self) -> None:
+        self.id = self.info.ref
+        self.public_dir = self.prepared_dir / "public"
+        self.submission_relpath = f"submission/{self.info.submission}"
+        self.is_lower_better = self.info.lower_is_better
+
+    @property
+    def private_dir(self) -> Path:
+        return self.prepared_dir / "private"
+
+    @property
+    def answers_path(self) -> Path:
+        return self.private_dir / self.info.answers
+
+    @property
+    def sample_submission_path(self) -> Path | None:
+        return self.public_dir / self.info.sample if self.info.sample else None
+
+    @property
+    def constraints(self) -> list[str]:
+        return constraints_of(self.info.id)
+
+    def instructions(self, *, hardware: str, time_limit_s: float, max_steps: int | None) -> str:
+        return render_instructions(
+            self.prompt_set,
+            description=describe(self.info, self.public_dir, self.submission_relpath),
+            hardware=hardware,
+            time_limit_s=time_limit_s,
+            max_steps=max_steps,
+            submission_relpath=self.submission_relpath,
+        )
+
+    def snapshot(self, run: Any, final: bool = False) -> Path | None:
+        """The runtime's end-of-run hook: keep the final code beside the record, or record
+        that there is none. AIDE writes its best node's code there itself; other scaffolds'
+        agents were told to leave it in the workspace root, from where it is copied (a link
+        or anything but a regular file is not followed). Returns None: the copied submission
+        is what gets graded."""
+        if not final:
+            return None
+        kept = run.dir / CODE_FILE
+        source = "scaffold"
+        if kept.is_symlink() or not kept.is_file():
+            source = "workspace" if copy_regular_file(run.workspace.root / CODE_FILE, kept) else ""
+        if source:
+            run.record.event("final_code", path=CODE_FILE, source=source)
+        else:
+            missing = f"the run left no {CODE_FILE} (every constraint fails)"
+            run.record.event("final_code", path=None, missing=missing)
+        run.record.update(final_code=CODE_FILE if source else None)
+        return None
+
+    # --- checking and scoring ----------------------------------------------------------------
+
+    def _score(self, path: Path) -> tuple[float | None, str]:
+        """(score, message): a score only for a file with the answers' structure."""
+        if path.is_symlink() or not path.is_file():
+            return None, f"Submission invalid! Submission file {path} does not exist."
+        if path.suffix.lower() != Path(self.info.submission).suffix:
+            return None, f"Submission invalid! The file must be a {self.info.submission} file."
+        references = [self.answers_path]
+        if self.sample_submission_path is not None:
+            references.append(self.sample_submission_path)
+        limit = size_limit_bytes(*references)
+        if path.stat().st_size > limit:
+            return None, f"Submission invalid! The file is larger than {limit} bytes."
+        try:
+            score = get_grader(self.info.id)(path, self.answers_path)
+        except Invalid as e:
+            return None, f"Submission invalid! {e}"
+        except Exception as e:  # the answers or this package are at fault, not the agent
+            log.error("%s: grader error on %s: %s: %s", self.id, path, type(e).__name__, e)
+            return None, f"Submission could not be graded: {type(e).__name__}: {e}"
+        if not math.isfinite(score):
+            return None, f"Submission invalid! Its {self.info.metric} is {score}."
+        return round(float(score), 5), VALID
+
+    def validate(self, path: Path) -> tuple[bool, str]:
+        """Structure only (columns, ids, types): never a score, never an exception."""
+        score, message = self._score(Path(path))
+        return score is not None, message
+
+    def find_code(self, submission: Path) -> Path:
+        """Where the final code of the run that wrote ``submission`` is: the folder holding the
+        ``submission/`` folder (a run's folder), else the submission's own folder."""
+        parts = Path(self.submission_relpath).parts
+        root = submission.parents[len(parts) - 1] if submission.parent.name == parts[0] else None
+        candidates = ([root / CODE_FILE] if root is not None else []) + [
+            submission.parent / CODE_FILE
+        ]
+        return next((p for p in candidates if p.is_file() and not p.is_symlink()), candidates[0])
+
+    def grade(self, path: Path, code: Path | None = None) -> dict[str, Any]:
+        path = Path(path)
+        made = path.is_file() and not path.is_symlink()
+        score, message = self._score(path)
+        place = board(self.info.id).rank(score) if score is not None else None
+        code = Path(code) if code is not None else self.find_code(path)
+        report: dict[str, Any] = {
+            "format_version": REPORT_FORMAT_VERSION,
+            "task": self.id,
+            "competition_id": self.info.name,
+            "modality": self.info.modality_label,
+            "difficulty": self.info.difficulty,
+            "metric": self.info.metric,
+            "is_lower_better": self.is_lower_better,
+            "score": score,
+            "made_submission": made,
+            "submission_exists": made,
+            "valid_submission": score is not None,
+            "message": message,
+            **(place.to_dict() if place else dict.fromkeys(("rank", "participants", "rank_pct"))),
+            "normalized_reward": board(self.info.id).reward(score) if score is not None else 0.0,
+            "submission_path": str(path),
+            "code_path": str(code) if code.is_file() and not code.is_symlink() else None,
+            "constraint_pass": None,
+            "constraints": None,
+            "judge_model": self.judge.model,
+            "created_at": datetime.now().isoformat(),
+        }
+        if self.judge.model:
+            from bench_adapters.tam.constraints import judge_code
+
+            result = judge_code(self, code, self.judge)
+            report["constraint_pass"] = result.pass_rate
+            report["constraints"] = [v.to_dict() for v in result.verdicts]
+            report["judge_usage"] = result.usage
+        return report

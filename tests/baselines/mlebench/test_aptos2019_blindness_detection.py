@@ -1,0 +1,31 @@
+"""aptos2019-blindness-detection's baseline: a smoke run on the retina photographs through the real grader, the submission's
+form, and the architecture behind ``--pretrained none``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from baselines.mlebench import aptos2019_blindness_detection as script
+from baselines.vision import ARCHITECTURES
+from tests.baselines.helpers import assert_smoke_check_holds
+
+CID = "aptos2019-blindness-detection"
+
+
+def test_smoke_run_is_valid_and_beats_the_sample(lite_check: dict[str, Any]) -> None:
+    folder = assert_smoke_check_holds(lite_check, CID)
+    sub = pd.read_csv(folder / "submission.csv")
+    assert sub["diagnosis"].isin(range(5)).all()
+    record = json.loads((folder / "baseline.json").read_text())
+    assert record["pretrained"] == "none" and record["device"] == "cpu"
+    assert f"model {script.HUB_ID} (" in (folder / "log.txt").read_text()
+    assert "weights: random (--pretrained none)" in (folder / "log.txt").read_text()
+    assert sub["id_code"].is_unique and np.isfinite(sub.iloc[:, 1:].to_numpy(float)).all()
+
+
+def test_pretrained_none_builds_the_hub_architecture() -> None:
+    assert script.HUB_ID in ARCHITECTURES

@@ -1,0 +1,60 @@
+"""The demo paper's rubric and graded tree are private: the task names them (on disk and in the
+package), the package's copies are closed to other users, and a run whose agent could read the
+rubric is refused before it starts."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bench_adapters import resolve_task
+from scaffolds import basic
+
+from .task_helpers import DEMO, DEMO_PACKAGE, paper_cache  # noqa: F401
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="needs the root harness's agent user")
+
+
+def test_the_task_names_its_private_files_and_the_package_copies_are_closed(
+    paper_cache: Path,  # noqa: F811
+) -> None:
+    task = resolve_task(DEMO)
+    private = task.private_paths()
+    assert task.paper.rubric_path in private and task.paper.rubric_path.is_file()
+    for name in ("rubric.json", "judge.addendum.md", "expected_result.json"):
+        copy = DEMO_PACKAGE / name
+        assert copy in private
+        assert copy.stat().st_mode & 0o077 == 0, f"{copy} is readable by other users"
+    public = {p.name for p in task.public_dir.rglob("*") if p.is_file()}
+    assert "rubric.json" not in public and "judge.addendum.md" not in public
+
+
+def test_a_readable_rubric_refuses_the_run(
+    paper_cache: Path,  # noqa: F811
+    agent_dir,
+    write_cassette,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A data folder every user may read (a shared /data) hands the agent the rubric."""
+    installed = resolve_task(DEMO).paper.dir
+    data = agent_dir("pb-shared-data-")
+    paper = data / "papers" / "rice"
+    shutil.copytree(installed, paper)
+    for path in [data, *data.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    cassette = write_cassette("pb-guard", [{"content": "nothing"}])
+    out = agent_dir("pb-guard-") / "run"
+    argv = ["--model", f"replay:{cassette}", "--task", "paperbench/rice", "--data-dir", str(data),
+            "--out", str(out), "--sandbox", "user"]  # fmt: skip
+    assert basic.main(argv) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "refusing to start" in line and str(paper / "rubric.json") in line
+    assert not out.exists()  # a refused run leaves nothing behind to block the rerun
+    for name in ("rubric.json", "judge.addendum.md"):
+        (paper / name).chmod(0o600)  # the harness reads them as root; the agent cannot
+    assert basic.main(argv) == 0
+    assert json.loads((out / "run.json").read_text())["answers_exposed"] == []

@@ -1,0 +1,145 @@
+"""The constraint judge on the one judge mechanism: one replayed verdict per constraint, the
+paper's prompt and verdict rule, a free repeat from the judge log, and no code = all failed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench_adapters import resolve_task
+from bench_adapters.tam import constraints_of
+from bench_adapters.tam.constraints import LOG_FILE, ConstraintVerdict, judge_constraints
+from bench_adapters.tam.synthetic import write_gold
+from scaffolds.replay import ReplayModel, ScriptedModel
+
+CODE = "import pandas as pd\ntrain = pd.read_csv('data/train.csv')\n# uses every feature\n"
+
+
+def verdict(answer: str, reason: str = "seen in the code") -> dict[str, Any]:
+    arguments = json.dumps({"answer": answer, "reason": reason})
+    call = {
+        "id": "v",
+        "type": "function",
+        "function": {"name": "submit_verdict", "arguments": arguments},
+    }
+    return {"role": "assistant", "content": None, "tool_calls": [call],
+            "usage": {"prompt_tokens": 100, "completion_tokens": 10}}  # fmt: skip
+
+
+def cassette(path: Path, answers: list[str]) -> Path:
+    path.write_text("".join(json.dumps(verdict(a)) + "\n" for a in answers))
+    return path
+
+
+def test_the_verdict_rule_is_upstreams_yes_in_the_first_line() -> None:
+    def passed(answer: str) -> bool:
+        return ConstraintVerdict(answer=answer, reason="").passed
+
+    assert passed("Yes") and passed("YES, it does") and passed("Answer： yes")
+    assert not passed("No") and not passed("") and not passed("No\nyes, in a way")
+
+
+def test_a_replayed_run_gives_one_verdict_per_constraint_and_a_free_repeat(tmp_path: Path) -> None:
+    code = tmp_path / "best_solution.py"
+    code.write_text(CODE)
+    items = constraints_of("tabular/medium")
+    model = ReplayModel(
+        cassette(tmp_path / "judge.jsonl", ["Yes", "No", "Yes", "yes", "No", "Yes"])
+    )
+    log = tmp_path / LOG_FILE
+    result = judge_constraints(items, code, model, log=log)
+    assert [v.passed for v in result.verdicts] == [True, False, True, True, False, True]
+    assert result.passed == 4 and result.pass_rate == pytest.approx(4 / 6)
+    assert [v.index for v in result.verdicts] == [1, 2, 3, 4, 5, 6]
+    assert [v.constraint for v in result.verdicts] == items
+    assert result.usage["calls"] == 6 and result.usage["prompt_tokens"] == 600
+    assert len(log.read_text().splitlines()) == 6
+
+    # the same judge model (a replay's name is its file) with nothing left to say: all cached
+    again = judge_constraints(
+        items, code, ReplayModel(cassette(tmp_path / "judge.jsonl", [])), log=log
+    )
+    assert [v.passed for v in again.verdicts] == [v.passed for v in result.verdicts]
+    assert all(v.cached for v in again.verdicts) and again.usage["calls"] == 0
+
+
+def test_each_question_is_the_papers_prompt_on_the_final_code(tmp_path: Path) -> None:
+    code = tmp_path / "best_solution.py"
+    code.write_text(CODE)
+    seen: list[list[dict[str, Any]]] = []
+
+    def policy(messages, tools):  # type: ignore[no-untyped-def]
+        seen.append(messages)
+        assert tools[0]["function"]["name"] == "submit_verdict"
+        return verdict("No", "no evidence")
+
+    items = constraints_of("text/medium")
+    judge_constraints(items, code, ScriptedModel(policy), workers=3)
+    assert len(seen) == len(items) == 5
+    prompts = sorted(m[0]["content"] for m in seen)
+    first = next(p for p in prompts if "Constraint 1:" in p)
+    assert "You are a code review expert" in first
+    assert f"- Constraint 1: {items[0]}" in first and CODE in first
+    assert 'conservatively answer "No"' in first
+
+
+def test_invalid_verdicts_fail_with_their_reason(tmp_path: Path) -> None:
+    code = tmp_path / "best_solution.py"
+    code.write_text(CODE)
+    replies = iter([{"content": "Answer: Yes\nReason: fine"}] * 4)  # never the tool
+    model = ScriptedModel(lambda m, t: next(replies, None))
+    result = judge_constraints(["one", "two"], code, model, workers=1)
+    assert [v.valid for v in result.verdicts] == [False, False]
+    assert not any(v.passed for v in result.verdicts)
+    assert all("no verdict" in v.reason for v in result.verdicts)
+
+
+def test_no_final_code_fails_every_constraint_without_a_call(tmp_path: Path) -> None:
+    def refuse(messages, tools):  # type: ignore[no-untyped-def]
+        raise AssertionError("the judge must not be asked")
+
+    items = constraints_of("image/hard")
+    result = judge_constraints(items, tmp_path / "best_solution.py", ScriptedModel(refuse))
+    assert len(result.verdicts) == 12 and result.pass_rate == 0.0
+    assert all("no best_solution.py" in v.reason and not v.valid for v in result.verdicts)
+    link = tmp_path / "link.py"
+    link.symlink_to("/etc/hostname")
+    assert "is a link" in judge_constraints(["x"], link, ScriptedModel(refuse)).verdicts[0].reason
+
+
+def test_grade_with_a_judge_model_reports_constraint_pass(tam_data: Path, agent_dir: Any) -> None:
+    run = agent_dir("tam-judged-")
+    task = resolve_task("tam/text/medium", data_dir=tam_data)
+    submission = write_gold("text/medium", task.prepared_dir, run / "submission" / "submission.csv")
+    (run / "best_solution.py").write_text(CODE)
+    judge = cassette(run / "judge.jsonl", ["Yes", "Yes", "No", "Yes", "Yes"])
+    judged = resolve_task("tam/text/medium", data_dir=tam_data, judge_model=f"replay:{judge}")
+    report = judged.grade(submission)
+    assert report["code_path"] == str(run / "best_solution.py")
+    assert report["constraint_pass"] == pytest.approx(0.8) and len(report["constraints"]) == 5
+    assert report["constraints"][2]["passed"] is False and report["judge_model"].startswith(
+        "replay:"
+    )
+    assert (run / LOG_FILE).is_file()
+    (run / "best_solution.py").unlink()
+    missing = judged.grade(submission)
+    assert missing["code_path"] is None and missing["constraint_pass"] == 0.0
+    assert all("no best_solution.py" in c["reason"] for c in missing["constraints"])
+
+
+def test_constraints_command_prints_verdicts_and_the_pass_rate(run_cli_tam, tmp_path: Path) -> None:
+    code = tmp_path / "best_solution.py"
+    code.write_text(CODE)
+    judge = cassette(tmp_path / "judge.jsonl", ["Yes", "No", "Yes", "No", "No"])
+    result = run_cli_tam("constraints", "--task", "tam/tabular/easy", "--code", str(code),
+                         "--judge-model", f"replay:{judge}")  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[-1] == "pass rate: 2/5 = 0.400"
+    assert lines[0].startswith(" 1. PASS Must-use features include pickup_longitude")
+    as_json = run_cli_tam("constraints", "--task", "tabular/easy", "--code", str(code),
+                          "--judge-model", f"replay:{judge}", "--json")  # fmt: skip
+    assert json.loads(as_json.stdout)["total"] == 5
