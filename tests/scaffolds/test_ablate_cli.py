@@ -13,6 +13,7 @@ import pytest
 
 from scaffolds.ablate import main
 from scaffolds.grid.plan import RunSpec, safe_part
+from tests.machine import require
 
 BASE = ["--scaffolds", "basic", "--models", "replay:x.jsonl", "--tasks", "demo/tabular-binary"]
 
@@ -64,8 +65,8 @@ def test_a_second_grid_on_the_same_folder_is_refused(capsys) -> None:
         os.close(fd)
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="agent isolation (and this check) needs root")
 def test_a_grid_folder_the_agent_user_cannot_reach_is_refused(capsys, tmp_path) -> None:
+    require(os.geteuid() == 0, "agent isolation (and this check) needs root")
     os.chmod(tmp_path, 0o700)
     err = fails(capsys, [*BASE, "--out", str(tmp_path / "g")])
     assert "cannot pass through" in err and str(tmp_path) in err

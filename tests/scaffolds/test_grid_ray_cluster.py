@@ -28,6 +28,7 @@ from typing import Any
 import pytest
 
 from scaffolds.grid.ray_backend import PACKAGES
+from tests.machine import require
 
 pytestmark = [pytest.mark.ray, pytest.mark.slow]
 
@@ -190,8 +191,10 @@ def root(agent_dir: Callable[[str], Path]) -> Path:
 
 @pytest.fixture(scope="module")
 def cluster(root: Path) -> Iterator[Cluster]:
-    if os.geteuid() != 0 or shutil.which("unshare") is None:
-        pytest.skip("a node's own mount namespace needs root and unshare")
+    require(
+        os.geteuid() == 0 and shutil.which("unshare") is not None,
+        "a node's own mount namespace needs root and unshare",
+    )
     ports = free_ports(32)
     port = next(ports)
     address = f"127.0.0.1:{port}"

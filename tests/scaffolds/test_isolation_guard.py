@@ -15,6 +15,7 @@ import pytest
 
 from bench_adapters import resolve_task
 from scaffolds import basic
+from tests.machine import require
 from tools.namespace import bwrap_path, namespace_problem
 
 pytestmark = pytest.mark.usefixtures("root_harness")
@@ -24,7 +25,7 @@ TASK = "demo/tabular-binary"
 @pytest.fixture(scope="module")
 def root_harness() -> None:
     if os.geteuid() != 0:
-        pytest.skip("the agent user exists only under a root harness")
+        require(False, "the agent user exists only under a root harness")
 
 
 @pytest.fixture(scope="module")
@@ -137,7 +138,7 @@ def test_the_namespace_sandbox_keeps_exposed_answers_out_of_view(
 ) -> None:
     problem = namespace_problem(bwrap_path())
     if problem is not None:
-        pytest.skip(f"namespace sandbox unavailable: {problem}")
+        require(False, f"the namespace sandbox is unavailable: {problem}")
     expose(demo)
     code, err, summary = run()
     assert code == 0, err

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.machine import require
 from tools import PythonKernel, Sandbox, Toolset, Workspace
 
 SECRET = "PRIVATE-ANSWER-7f3c9e"
@@ -32,8 +33,7 @@ def validator() -> Callable[[Path], tuple[bool, str]]:
 @pytest.fixture(scope="session")
 def as_root() -> None:
     """Skips (visibly) a test of isolation when the suite does not run as root."""
-    if os.geteuid() != 0:
-        pytest.skip("isolation needs a root harness")
+    require(os.geteuid() == 0, "isolation needs a root harness")
 
 
 def csv_validator(path: Path) -> tuple[bool, str]:

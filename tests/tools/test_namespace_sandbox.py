@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.machine import require
 from tools import PythonKernel, Sandbox, Toolset, Workspace
 from tools.agent_env import interpreter_prefixes
 from tools.bash import run_bash
@@ -34,8 +35,7 @@ MARK = "harness-only-value-31337"
 @pytest.fixture(scope="module", autouse=True)
 def needs_bwrap() -> None:
     problem = namespace_problem(bwrap_path())
-    if problem is not None:
-        pytest.skip(f"namespace sandbox unavailable: {problem}")
+    require(problem is None, f"the namespace sandbox is unavailable: {problem}")
 
 
 @pytest.fixture(scope="module")

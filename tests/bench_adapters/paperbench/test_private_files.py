@@ -13,10 +13,14 @@ import pytest
 
 from bench_adapters import resolve_task
 from scaffolds import basic
+from tests.machine import require
 
 from .task_helpers import DEMO, DEMO_PACKAGE, paper_cache  # noqa: F401
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="needs the root harness's agent user")
+
+@pytest.fixture(autouse=True)
+def root_harness() -> None:
+    require(os.geteuid() == 0, "the agent user exists only under a root harness")
 
 
 def test_the_task_names_its_private_files_and_the_package_copies_are_closed(
