@@ -179,6 +179,7 @@ def check_task(ref: str, options: CheckOptions) -> TaskCheck:
         outcomes = guarded("gold", "valid", lambda: check_tam(task, folder, options))
         return TaskCheck(task.id, "checked", seconds=round(time.monotonic() - start, 2),
                          outcomes=outcomes)  # fmt: skip
+    assert isinstance(task, CompetitionTask)  # MLE-bench and demo tasks from here on
     outcomes = [
         *guarded("gold", "valid", lambda: check_gold(task, folder)),
         *guarded("sample", "valid", lambda: check_sample(task)),

@@ -15,7 +15,7 @@ from typing import Any
 
 from baselines.kit import call_main
 from baselines.registry import baseline_module
-from bench_adapters import CompetitionTask
+from scaffolds.protocols import Task
 
 FORMAT_VERSION = 1
 
@@ -50,7 +50,7 @@ class BaselineRun:
 
 
 def run_baseline(
-    task: CompetitionTask,
+    task: Task,
     out_dir: Path,
     *,
     smoke: bool = False,

@@ -15,7 +15,7 @@ from bench_adapters.csvio import read_jsonl
 from bench_adapters.errors import TaskNotPrepared, UnknownTask
 from bench_adapters.registry import list_tasks, resolve_task
 from bench_adapters.report import aggregate_reports
-from bench_adapters.task import CompetitionTask
+from scaffolds.protocols import Task
 
 EXAMPLES = """examples:
   python -m bench_adapters list --benchmark mlebench --split lite
@@ -112,7 +112,7 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def _resolve(ref: str, args: argparse.Namespace) -> CompetitionTask:
+def _resolve(ref: str, args: argparse.Namespace) -> Task:
     try:
         return resolve_task(ref, **_options(args))
     except (UnknownTask, TaskNotPrepared) as e:
@@ -222,7 +222,7 @@ def cmd_grade_jsonl(args: argparse.Namespace) -> int:
         lines = read_jsonl(args.submissions)
     except (OSError, ValueError) as e:
         raise BadInput(f"cannot read {args.submissions}: {e}") from e
-    tasks: dict[str, CompetitionTask] = {}
+    tasks: dict[str, Task] = {}
     reports = []
     for n, line in enumerate(lines, start=1):
         if not isinstance(line, dict) or not {"competition_id", "submission_path"} <= line.keys():

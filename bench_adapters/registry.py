@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from bench_adapters.errors import UnknownTask
-from bench_adapters.task import CompetitionTask
+from scaffolds.protocols import Task
 
 ADAPTERS: dict[str, str] = {
     "mlebench": "bench_adapters.mlebench.adapter:MLEBench",
@@ -49,9 +49,9 @@ class Benchmark(Protocol):
 
     def list_ids(self, split: str | None = None, graded_only: bool = False) -> list[str]: ...
 
-    def resolve(self, task_id: str, **options: Any) -> CompetitionTask: ...
+    def resolve(self, task_id: str, **options: Any) -> Task: ...
 
-    def from_folder(self, folder: Path, **options: Any) -> CompetitionTask | None:
+    def from_folder(self, folder: Path, **options: Any) -> Task | None:
         """The task in ``folder``, or ``None`` when its id is not one of this benchmark's."""
         ...
 
@@ -78,7 +78,7 @@ def task_folder(path: Path) -> Path | None:
     return None
 
 
-def resolve_task(ref: str, **options: Any) -> CompetitionTask:
+def resolve_task(ref: str, **options: Any) -> Task:
     """Resolve ``ref`` to a Task; options go to the benchmark's adapter (``None`` values dropped).
 
     Raises ``UnknownTask`` for an unknown reference and ``TaskNotPrepared`` for a known task

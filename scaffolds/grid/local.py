@@ -37,7 +37,11 @@ class _Process:
 
 
 def open_log(run_dir: Path, argv: list[str]) -> IO[bytes]:
-    log = (run_dir / LOG_FILE).open("ab")
+    """The run's scaffold.log, appended to; like the record, readable by the harness alone
+    (another run's agent must find nothing to read in this run's folder)."""
+    fd = os.open(run_dir / LOG_FILE, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    os.fchmod(fd, 0o600)  # a log an older version left readable, too
+    log = os.fdopen(fd, "ab")
     log.write(f"\n=== grid attempt {now_iso()}: {' '.join(argv)}\n".encode())
     log.flush()
     return log

@@ -179,7 +179,8 @@ def _run_locked(
         progress.close([])
     if write_report is not None:
         written = write_report(grid_dir)
-        progress.print("grid: wrote " + ", ".join(str(p) for p in written))
+        if written:
+            progress.print("grid: wrote " + ", ".join(str(p) for p in written))
     if interrupted:
         return 130
     rows = current_rows(grid_dir)

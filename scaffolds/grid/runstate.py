@@ -10,6 +10,7 @@ The grid adds to the scaffold's record: ``grid_run.json`` (which cell of the gri
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
@@ -198,7 +199,10 @@ def crash_reason(run_dir: Path, exit_code: int) -> str | None:
 def record_crash(run_dir: Path, reason: str) -> str:
     """Write ``grid_error.txt`` (reason and the log's tail); return the text."""
     text = f"{reason}\n--- last lines of {LOG_FILE} ---\n{log_tail(run_dir)}"
-    (run_dir / ERROR_FILE).write_text(text, encoding="utf-8")
+    fd = os.open(run_dir / ERROR_FILE, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(fd, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:  # the harness's alone, as the record is
+        f.write(text)
     return text
 
 

@@ -60,22 +60,26 @@ def tam_summaries(rows: list[dict[str, Any]], plan: list[RunSpec]) -> list[TamSu
     """One summary per scaffold x model that planned TAM tasks, in plan order."""
     from bench_adapters.tam.aggregate import aggregate
 
-    by_key = {(r["scaffold"], r["model"], r["task"], int(r["seed"])): r for r in rows}
+    def row_key(r: dict[str, Any]) -> tuple[str, str | None, str, str, int]:
+        return (r["scaffold"], r.get("policy"), r["model"], r["task"], int(r["seed"]))
+
+    by_key = {row_key(r): r for r in rows}
     if not plan:  # a results file alone: every run it mentions
-        plan = [RunSpec(str(k[0]), str(k[1]), str(k[2]), k[3]) for k in by_key]
-    groups: dict[tuple[str, str], list[RunSpec]] = {}
-    for spec in plan:
+        plan = [RunSpec(k[0], k[2], k[3], k[4], policy=k[1]) for k in by_key]
+    groups: dict[tuple[str, str | None, str], list[RunSpec]] = {}
+    for spec in plan:  # one row per arm (AIDE once per policy) x model
         if spec.task.startswith("tam/"):
-            groups.setdefault((spec.scaffold, spec.model), []).append(spec)
+            groups.setdefault((spec.scaffold, spec.policy, spec.model), []).append(spec)
     out = []
-    for (scaffold, model), specs in groups.items():
+    for (scaffold, policy, model), specs in groups.items():
         tasks = list(dict.fromkeys(s.task for s in specs))
         seeds = sorted({s.seed for s in specs})
         per_seed = []
         for seed in seeds:
-            results = [_result(by_key.get((scaffold, model, t, seed))) for t in tasks]
+            found = [by_key.get((scaffold, policy, model, t, seed)) for t in tasks]
+            results = [_result(row) for row in found]
             per_seed.append(aggregate([r for r in results if r is not None], tasks))
-        summary = TamSummary(scaffold, model, tasks, seeds)
+        summary = TamSummary(specs[0].arm, model, tasks, seeds)
         for key in HEADLINE:
             scale = 100.0 if key.endswith("rank") else 1.0
             summary.headline[key] = _over_seeds([a[key] for a in per_seed], scale)

@@ -119,3 +119,19 @@ def test_a_resumed_run_gets_its_public_data_back_read_only(tmp_path) -> None:
     assert (data / "train.csv").stat().st_mtime_ns == before
     ensure_workspace_data(tmp_path / "no-workspace", SPEC.task, None)
     assert not (tmp_path / "no-workspace").exists()
+
+
+def test_the_grids_own_files_in_a_run_folder_are_the_harnesss_alone(tmp_path) -> None:
+    """Another run's agent must find nothing to read in this run's folder (the user-based
+    sandbox refuses to start a run while it could)."""
+    from scaffolds.grid.local import open_log
+    from scaffolds.grid.runstate import ERROR_FILE, LOG_FILE, record_crash
+
+    (tmp_path / LOG_FILE).write_text("old log\n")
+    (tmp_path / LOG_FILE).chmod(0o644)  # as an older version left it
+    with open_log(tmp_path, ["python", "-m", "scaffolds.basic"]) as log:
+        log.write(b"a line\n")
+    record_crash(tmp_path, "the scaffold exited with code 2")
+    for name in (LOG_FILE, ERROR_FILE):
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600, name
+    assert "a line" in (tmp_path / ERROR_FILE).read_text()

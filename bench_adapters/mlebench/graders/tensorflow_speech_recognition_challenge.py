@@ -13,8 +13,8 @@ from ._helpers import accuracy_inputs
 
 ANSWERS = "test.csv"
 SAMPLE_SUBMISSION = "public/sample_submission.csv"
-LABELS = ("yes", "no", "up", "down", "left", "right", "on", "off", "stop", "go", "unknown")
-LABELS += ("silence",)
+WORDS = ("yes", "no", "up", "down", "left", "right", "on", "off", "stop", "go")
+LABELS = (*WORDS, "unknown", "silence")
 
 
 def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> float:

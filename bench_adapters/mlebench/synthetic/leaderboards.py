@@ -52,12 +52,13 @@ def write_checkout(
 ) -> Path:
     """Leaderboards (and a config and description) for each competition prepared under
     ``data_dir``, graded with the real graders; returns ``checkout``."""
-    from bench_adapters import resolve_task
+    from bench_adapters import CompetitionTask, resolve_task
 
     from . import answers_as_submission
 
     for cid in competition_ids:
         task = resolve_task(f"mlebench/{cid}", data_dir=data_dir)
+        assert isinstance(task, CompetitionTask)
         with tempfile.TemporaryDirectory() as tmp:
             gold = Path(tmp) / "gold.csv"
             answers_as_submission(cid, data_dir).to_csv(gold, index=False)

@@ -57,3 +57,21 @@ def test_a_grid_without_tam_runs_has_no_tam_section(tmp_path: Path) -> None:
     written = write_report(tmp_path, plots=False)
     assert "TAM-Bench" not in (tmp_path / "summary.md").read_text()
     assert not (tmp_path / "tam_summary.csv").exists() and len(written) == 2
+
+
+def test_aide_policies_are_separate_rows(tmp_path: Path) -> None:
+    rows = [
+        row("aide", "m", "tam/text/easy", 0, policy="greedy", made_submission=True,
+            valid_submission=True, rank_pct=0.2),
+        row("aide", "m", "tam/text/easy", 0, policy="mcts", made_submission=True,
+            valid_submission=True, rank_pct=0.6),
+    ]  # fmt: skip
+    for r in rows:  # run names carry the arm, as the grid names them
+        r["run"] = f"aide-{r['policy']}__m__tam-text-easy__seed0"
+    (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    write_report(tmp_path, plots=False)
+    lines = (tmp_path / "summary.md").read_text().splitlines()
+    table3 = lines.index("### Average rank by difficulty (%, Table 3)")
+    shown = sorted(lines[table3 + 4 : table3 + 6])
+    assert shown[0].startswith("| aide-greedy | `m` | 20.0 |")
+    assert shown[1].startswith("| aide-mcts | `m` | 60.0 |")
