@@ -6,10 +6,11 @@ soundfile reads ``.wav`` and ``.aif`` (libsndfile ships in its wheel; no system 
 from __future__ import annotations
 
 import io
-import zipfile
 from pathlib import Path
 
 import numpy as np
+
+from baselines.kit import zip_member
 
 
 def read(source: Path | tuple[Path, str]) -> tuple[np.ndarray, int]:
@@ -17,8 +18,7 @@ def read(source: Path | tuple[Path, str]) -> tuple[np.ndarray, int]:
     import soundfile as sf
 
     if isinstance(source, tuple):
-        with zipfile.ZipFile(source[0]) as zf:
-            data, rate = sf.read(io.BytesIO(zf.read(source[1])), dtype="float32")
+        data, rate = sf.read(io.BytesIO(zip_member(*source)), dtype="float32")
     else:
         data, rate = sf.read(source, dtype="float32")
     return (data if data.ndim == 1 else data.mean(axis=1)), int(rate)

@@ -89,8 +89,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="python -m baselines",
-        description="Reference solvers for the CPU-only MLE-bench competitions and the demo "
-        "tasks, and a sanity check of every grader that uses them.",
+        description="Reference solvers for MLE-bench's CPU-only and Lite competitions and the "
+        "demo tasks, and a sanity check of every grader that uses them.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

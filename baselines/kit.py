@@ -23,7 +23,9 @@ import argparse
 import inspect
 import os
 import sys
+import threading
 import time
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -122,6 +124,18 @@ class StopAtDeadline:
             kept = f" (~{predicting_s:.0f}s kept back to predict)" if predicting_s else ""
             print(f"time budget reached at round {rounds}{kept}; keeping round {best + 1}")
             raise lgb.callback.EarlyStopException(best, self.best_results or list(results))
+
+
+_open = threading.local()
+
+
+def zip_member(archive: Path, name: str) -> bytes:
+    """One member of a zip archive, through this thread's open handle on it: the archive's
+    index is read once per thread, not once per member (which is quadratic in members)."""
+    handles: dict[Path, zipfile.ZipFile] = _open.__dict__.setdefault("handles", {})
+    if archive not in handles:
+        handles[archive] = zipfile.ZipFile(archive)
+    return handles[archive].read(name)
 
 
 def predict(model: Any, x: Any) -> np.ndarray:

@@ -71,9 +71,9 @@ def train_tokenizer(texts: Sequence[str], vocab_size: int = TOKENIZER_VOCAB) -> 
             show_progress=False,
         ),
     )
-    core.post_processor = processors.RobertaProcessing(
-        ("</s>", core.token_to_id("</s>")), ("<s>", core.token_to_id("<s>"))
-    )
+    eos, bos = core.token_to_id("</s>"), core.token_to_id("<s>")
+    assert eos is not None and bos is not None  # special tokens are always in the vocabulary
+    core.post_processor = processors.RobertaProcessing(("</s>", eos), ("<s>", bos))
     return PreTrainedTokenizerFast(
         tokenizer_object=core,
         bos_token="<s>",

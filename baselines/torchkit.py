@@ -153,14 +153,14 @@ def predict(
 
 
 def softmax(logits: np.ndarray, temperature: float = 1.0) -> np.ndarray:
-    z = logits / temperature
+    z = np.asarray(logits, np.float64) / temperature  # float64: rows sum to 1 within 1e-12
     z = z - z.max(axis=1, keepdims=True)
     e = np.exp(z)
     return e / e.sum(axis=1, keepdims=True)
 
 
 def sigmoid(logits: np.ndarray, temperature: float = 1.0) -> np.ndarray:
-    return 1 / (1 + np.exp(-logits / temperature))
+    return 1 / (1 + np.exp(-np.asarray(logits, np.float64) / temperature))
 
 
 def fit_temperature(logits: np.ndarray, y: np.ndarray, multiclass: bool) -> float:

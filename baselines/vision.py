@@ -14,8 +14,6 @@ written here in code, with random weights, and needs no network.
 from __future__ import annotations
 
 import io
-import threading
-import zipfile
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -24,6 +22,8 @@ from typing import Any
 import numpy as np
 import torch
 from PIL import Image
+
+from baselines.kit import zip_member
 
 IMAGENET_MEAN = (0.485, 0.456, 0.406)
 IMAGENET_STD = (0.229, 0.224, 0.225)
@@ -97,25 +97,15 @@ def describe(model: torch.nn.Module, hub_id: str, pretrained: str | None) -> str
 
 def read_image(source: Source, size: int, mode: str = "RGB") -> np.ndarray:
     """One image as a ``size`` x ``size`` uint8 array (squashed to a square, bilinear)."""
+    image: Image.Image
     if isinstance(source, tuple):
         archive, member = source
-        image = Image.open(io.BytesIO(_zip(archive).read(member)))
+        image = Image.open(io.BytesIO(zip_member(archive, member)))
     else:
         image = Image.open(source)
     image.draft(mode, (size, size))  # JPEG: decode at a reduced scale when that suffices
-    image = image.convert(mode).resize((size, size), Image.BILINEAR)
+    image = image.convert(mode).resize((size, size), Image.Resampling.BILINEAR)
     return np.asarray(image, np.uint8)
-
-
-_open = threading.local()
-
-
-def _zip(archive: Path) -> zipfile.ZipFile:
-    """This thread's open handle on ``archive`` (a zip's index is read once per thread)."""
-    handles: dict[Path, zipfile.ZipFile] = _open.__dict__.setdefault("handles", {})
-    if archive not in handles:
-        handles[archive] = zipfile.ZipFile(archive)
-    return handles[archive]
 
 
 def load_images(

@@ -1,7 +1,7 @@
 """Benchmark: every MLE-bench Lite baseline on synthetic data, within one overall time budget.
 
     python bench/gpu_baselines.py                          # all 22, 420 s in all, GPU if present
-    python bench/gpu_baselines.py --smoke                  # small data and --smoke runs (CPU: ~15 min)
+    python bench/gpu_baselines.py --smoke                  # small data and --smoke runs (2-core CPU: ~6 min)
     python bench/gpu_baselines.py --tasks leaf-classification,aerial-cactus-identification --time-budget 120
     python bench/gpu_baselines.py --json gpu.json --work /tmp/gpu-bench --pretrained none
 

@@ -22,9 +22,9 @@ from pydantic import BaseModel, Field
 
 from scaffolds.config import OneLineParser
 from scaffolds.grid.aggregate import RATES, ComboSummary, summarize
+from scaffolds.grid.plan import PLAN_FILE, planned_runs
 from scaffolds.grid.replication import replication_markdown, replication_summaries
 from scaffolds.grid.results import RESULTS_FILE, current_rows
-from scaffolds.grid.plan import PLAN_FILE, planned_runs
 from scaffolds.grid.tam_tables import TAM_CSV, tam_markdown, tam_summaries, write_tam_csv
 
 PROG = "python -m scaffolds.report"

@@ -65,9 +65,10 @@ def main(
     folds = StratifiedKFold(
         n_splits=SMOKE_FOLDS if smoke else N_FOLDS, shuffle=True, random_state=SEED
     )
-    best_c, best = None, np.inf
-    for c in SMOKE_C_GRID if smoke else C_GRID:
-        if budget.left() < 0.3 * budget.seconds and best_c is not None:
+    grid = SMOKE_C_GRID if smoke else C_GRID
+    best_c, best = grid[0], np.inf
+    for c in grid:
+        if budget.left() < 0.3 * budget.seconds and best < np.inf:
             budget.log("time budget: keeping the C found so far")
             break
         prob = cross_val_predict(model(c), x, y, cv=folds, method="predict_proba")

@@ -110,8 +110,9 @@ def main(
                f"{x.shape[1]} features; {y.sum()} species labels")  # fmt: skip
 
     folds = KFold(n_splits=SMOKE_FOLDS if smoke else N_FOLDS, shuffle=True, random_state=SEED)
-    best_c, best = None, -np.inf
-    for c in SMOKE_C_GRID if smoke else C_GRID:
+    grid = SMOKE_C_GRID if smoke else C_GRID
+    best_c, best = grid[0], -np.inf
+    for c in grid:
         oof = np.zeros_like(y, dtype=float)
         for fit_rows, val_rows in folds.split(x):
             oof[val_rows] = fit_predict(c, x[fit_rows], y[fit_rows], x[val_rows])

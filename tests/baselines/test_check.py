@@ -117,13 +117,14 @@ def test_unprepared_tasks_are_listed_as_skipped_with_the_reason(
     assert json.loads((tmp_path / "b" / "check.json").read_text())["summary"]["ok"] is False
 
 
-def test_lite_split_checks_every_competition_with_data_and_fails_none(
+def test_lite_split_checks_all_22_competitions_and_fails_none(
     lite_check: dict[str, Any],
 ) -> None:
     """The smoke check of the Lite split on the synthetic data (each competition's own
     expectations are in tests/baselines/mlebench/)."""
     from bench_adapters.mlebench.synthetic import synthetic_competitions
 
+    assert set(split_ids("lite")) <= set(synthetic_competitions())  # all 22 have fixtures
     by_task = {t["task"]: t for t in lite_check["tasks"]}
     assert set(by_task) == {f"mlebench/{c}" for c in split_ids("lite")}
     with_data = {f"mlebench/{c}" for c in split_ids("lite") if c in synthetic_competitions()}

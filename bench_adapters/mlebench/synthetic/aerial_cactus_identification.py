@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .common import Size, at_least, hex_ids, split, zip_folder
-from .imaging import Canvas, jitter, save
+from .imaging import Canvas, jitter, pair, save
 
 SAND = (176, 150, 116)
 CACTUS = (74, 112, 60)
@@ -28,7 +28,7 @@ def draw(rng: np.random.Generator, side: int, cactus: bool):  # type: ignore[no-
     canvas = Canvas(side, side, jitter(rng, SAND, 25))
     for _ in range(rng.integers(0, 4)):
         x, y = rng.uniform(0, 1, 2)
-        canvas.ellipse(x, y, *rng.uniform(0.05, 0.15, 2), jitter(rng, SHRUB, 15))
+        canvas.ellipse(x, y, *pair(rng, 0.05, 0.15), jitter(rng, SHRUB, 15))
     if cactus:
         x, y0 = rng.uniform(0.2, 0.8), rng.uniform(0.0, 0.4)
         y1 = y0 + rng.uniform(0.4, 0.6)

@@ -19,7 +19,7 @@ import pandas as pd
 from PIL import Image
 
 from .common import Size, hex_ids, split
-from .imaging import Canvas, jitter, save
+from .imaging import Canvas, jitter, pair, save
 
 GRADE_SHARES = [0.49, 0.10, 0.27, 0.05, 0.09]
 LESIONS_PER_GRADE = 4.0
@@ -28,15 +28,15 @@ LESIONS_PER_GRADE = 4.0
 def draw(rng: np.random.Generator, side: int, grade: int) -> Image.Image:
     canvas = Canvas(side, side, (0, 0, 0))
     canvas.ellipse(0.5, 0.5, 0.46, 0.46, jitter(rng, (200, 90, 40), 25))
-    canvas.ellipse(*rng.uniform(0.3, 0.7, 2), 0.07, 0.08, jitter(rng, (245, 215, 140), 10))
+    canvas.ellipse(*pair(rng, 0.3, 0.7), 0.07, 0.08, jitter(rng, (245, 215, 140), 10))
     for _ in range(rng.poisson(0.3 + LESIONS_PER_GRADE * grade)):
         r, a = 0.38 * np.sqrt(rng.random()), rng.uniform(0, 2 * np.pi)
         x, y = 0.5 + r * np.cos(a), 0.5 + r * np.sin(a)
-        canvas.ellipse(x, y, *rng.uniform(0.03, 0.06, 2), jitter(rng, (90, 15, 10), 15))
+        canvas.ellipse(x, y, *pair(rng, 0.03, 0.06), jitter(rng, (90, 15, 10), 15))
     if grade >= 3:
         for _ in range(rng.poisson(3 * grade)):
             x, y = rng.uniform(0.25, 0.75, 2)
-            canvas.ellipse(x, y, *rng.uniform(0.02, 0.04, 2), jitter(rng, (250, 230, 90), 10))
+            canvas.ellipse(x, y, *pair(rng, 0.02, 0.04), jitter(rng, (250, 230, 90), 10))
     return canvas.finish(rng, noise=5, blur=0.6)
 
 

@@ -19,7 +19,7 @@ from PIL import Image
 
 from ..graders.dog_breed_identification import BREEDS
 from .common import Size, hex_ids, split
-from .imaging import Canvas, blob, jitter, save
+from .imaging import Canvas, blob, jitter, pair, save
 
 SHAPES = ("round", "square", "triangle", "diamond", "long")
 
@@ -34,7 +34,7 @@ def look(breed: int) -> tuple[tuple[int, int, int], str, bool]:
 def draw(rng: np.random.Generator, side: int, breed: int) -> Image.Image:
     coat, shape, dark = look(breed)
     canvas = Canvas(side, side, jitter(rng, (40, 40, 50) if dark else (215, 215, 200), 25))
-    cx, cy, r = *rng.uniform(0.38, 0.62, 2), rng.uniform(0.22, 0.32)
+    cx, cy, r = *pair(rng, 0.38, 0.62), rng.uniform(0.22, 0.32)
     colour = jitter(rng, coat, 12)
     if shape == "round":
         canvas.polygon(blob(rng, cx, cy, r, 0.05), colour)

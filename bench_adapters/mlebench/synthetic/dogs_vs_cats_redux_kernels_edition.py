@@ -18,7 +18,7 @@ import pandas as pd
 from PIL import Image
 
 from .common import Size, both_classes, zip_folder
-from .imaging import Canvas, jitter, save
+from .imaging import Canvas, jitter, pair, save
 
 CAT_COATS = ((150, 150, 155), (40, 40, 45), (235, 235, 230), (220, 110, 30))
 DOG_COATS = ((130, 85, 45), (215, 170, 95), (175, 130, 80), (70, 50, 35))
@@ -27,7 +27,7 @@ tan and dark-brown dogs."""
 
 
 def draw(rng: np.random.Generator, side: int, dog: bool) -> Image.Image:
-    canvas = Canvas(side, side, jitter(rng, rng.uniform(60, 220, 3), 20))
+    canvas = Canvas(side, side, jitter(rng, tuple(rng.uniform(60, 220, 3)), 20))
     for _ in range(rng.integers(0, 3)):  # furniture, grass, toys
         x, y = rng.uniform(0, 1, 2)
         canvas.rectangle(
@@ -35,11 +35,11 @@ def draw(rng: np.random.Generator, side: int, dog: bool) -> Image.Image:
             y,
             x + rng.uniform(0.1, 0.4),
             y + rng.uniform(0.1, 0.3),
-            jitter(rng, rng.uniform(40, 230, 3), 10),
+            jitter(rng, tuple(rng.uniform(40, 230, 3)), 10),
         )
     coats = DOG_COATS if dog else CAT_COATS
     coat = jitter(rng, coats[rng.integers(len(coats))], 15)
-    cx, cy, r = *rng.uniform(0.38, 0.62, 2), rng.uniform(0.16, 0.24)
+    cx, cy, r = *pair(rng, 0.38, 0.62), rng.uniform(0.16, 0.24)
     if dog:
         for dx in (-1, 1):
             canvas.ellipse(
@@ -56,8 +56,8 @@ def draw(rng: np.random.Generator, side: int, dog: bool) -> Image.Image:
                 coat,
             )
     canvas.ellipse(cx, cy, r, 0.9 * r, coat)
-    for dx in (-0.35, 0.35):
-        canvas.ellipse(cx + dx * r, cy - 0.15 * r, 0.1 * r, 0.1 * r, (15, 15, 15))
+    for eye in (-0.35, 0.35):
+        canvas.ellipse(cx + eye * r, cy - 0.15 * r, 0.1 * r, 0.1 * r, (15, 15, 15))
     return canvas.finish(rng, noise=8, blur=0.5)
 
 

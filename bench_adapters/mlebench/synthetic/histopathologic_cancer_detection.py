@@ -17,24 +17,24 @@ import pandas as pd
 from PIL import Image
 
 from .common import Size, at_least, hex_ids
-from .imaging import Canvas, jitter, save
+from .imaging import Canvas, jitter, pair, save
 
 
 def draw(rng: np.random.Generator, side: int, tumour: bool) -> Image.Image:
     canvas = Canvas(side, side, jitter(rng, (225, 165, 200), 20))
     for _ in range(rng.integers(25, 45)):  # normal nuclei, anywhere
         x, y = rng.uniform(0, 1, 2)
-        canvas.ellipse(x, y, *rng.uniform(0.012, 0.025, 2), jitter(rng, (120, 70, 150), 20))
+        canvas.ellipse(x, y, *pair(rng, 0.012, 0.025), jitter(rng, (120, 70, 150), 20))
     if tumour:
         cx, cy = rng.uniform(0.42, 0.58, 2)
         for _ in range(rng.integers(14, 22)):
             x, y = cx + rng.normal(0, 0.07), cy + rng.normal(0, 0.07)
-            canvas.ellipse(x, y, *rng.uniform(0.035, 0.06, 2), jitter(rng, (60, 25, 90), 15))
+            canvas.ellipse(x, y, *pair(rng, 0.035, 0.06), jitter(rng, (60, 25, 90), 15))
     elif rng.random() < 0.3:  # a tumour cluster off centre does not count
         cx, cy = rng.choice([0.12, 0.88], 2)
         for _ in range(rng.integers(6, 12)):
             x, y = cx + rng.normal(0, 0.05), cy + rng.normal(0, 0.05)
-            canvas.ellipse(x, y, *rng.uniform(0.03, 0.05, 2), jitter(rng, (70, 30, 100), 15))
+            canvas.ellipse(x, y, *pair(rng, 0.03, 0.05), jitter(rng, (70, 30, 100), 15))
     return canvas.finish(rng, noise=7, blur=0.4)
 
 

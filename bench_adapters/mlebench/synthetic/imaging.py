@@ -25,6 +25,12 @@ def jitter(rng: np.random.Generator, colour: Sequence[float], spread: float = 20
     return r, g, b
 
 
+def pair(rng: np.random.Generator, low: float, high: float) -> tuple[float, float]:
+    """Two uniform draws in [low, high): an ellipse's radii, or a point's coordinates."""
+    a, b = rng.uniform(low, high, 2)
+    return float(a), float(b)
+
+
 class Canvas:
     """One image being drawn; shapes take coordinates as fractions of width and height."""
 
@@ -63,8 +69,8 @@ class Canvas:
                 ImageFilter.GaussianBlur(blur * min(self.width, self.height) / 100)
             )
         pixels = np.asarray(image, np.float32)
-        pixels = pixels + rng.normal(0, noise, pixels.shape)
-        return Image.fromarray(np.clip(pixels, 0, 255).astype(np.uint8), mode=image.mode)
+        noisy = pixels + rng.normal(0, noise, pixels.shape)
+        return Image.fromarray(np.clip(noisy, 0, 255).astype(np.uint8), mode=image.mode)
 
 
 def blob(
