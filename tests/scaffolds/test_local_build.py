@@ -20,6 +20,7 @@ from scaffolds.local_build import (
     missing_features,
     parse_system_info,
 )
+from tests.machine import require
 
 INFO = "CPU : SSE3 = 1 | SSSE3 = 1 | AVX = 1 | AVX2 = 1 | AVX512 = 1 | AMX_INT8 = 0 | OPENMP = 1 |"
 
@@ -71,3 +72,28 @@ def test_the_cpu_backend_holds_no_avx512_or_amx_instruction() -> None:
         # AVX-512 is the only user of zmm and k mask registers; AMX of tile instructions
         assert "%zmm" not in listing, f"{so.name} uses AVX-512"
         assert "tileloadd" not in listing and "tdpb" not in listing, f"{so.name} uses AMX"
+
+
+PROBE = """
+import llama_cpp
+from scaffolds.local_llm import gguf_path
+llm = llama_cpp.Llama(model_path=str(gguf_path()), n_ctx=128, n_threads=2, verbose=False)
+out = llm.create_completion("The capital of France is", max_tokens=4, temperature=0.0)
+print("completion:", out["choices"][0]["text"].strip())
+"""
+
+
+@pytest.mark.local_model
+@pytest.mark.slow
+def test_the_installed_build_answers_on_an_emulated_cpu_without_avx512() -> None:
+    """QEMU's Haswell model has AVX2, FMA and F16C but no AVX-512 or AMX: the CPU the issue's
+    native build died on (SIGILL) is the other way round. A native build on an AVX-512 host
+    dies here with signal 4; the portable one must answer."""
+    qemu = shutil.which("qemu-x86_64")
+    require(qemu is not None, "qemu-x86_64 (Debian's qemu-user) is not installed")
+    out = subprocess.run(
+        [str(qemu), "-cpu", "Haswell", sys.executable, "-c", PROBE],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr[-500:]
+    assert out.stdout.startswith("completion: ") and len(out.stdout.strip()) > len("completion:")
