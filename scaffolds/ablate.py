@@ -8,12 +8,11 @@ and plots.
 
 from __future__ import annotations
 
-import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from types import FrameType
 
+from scaffolds.exit_codes import sigterm_interrupts
 from scaffolds.grid.config import GridConfig, parse_grid_config
 from scaffolds.grid.runner import GridSetupError, run_grid
 from scaffolds.report import write_report
@@ -30,10 +29,6 @@ EXAMPLE = (
     f"{PROG} --scaffolds aide,basic,iterative --models openai/gpt-4o,o3-mini "
     "--split lite --seeds 3 --out grids/lite --time-limit 24h --workers 4"
 )
-
-
-def _terminate(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt  # SIGTERM stops the grid the way Ctrl-C does
 
 
 def last_step(config: GridConfig) -> Callable[[Path], list[Path]] | None:
@@ -56,14 +51,12 @@ def last_step(config: GridConfig) -> Callable[[Path], list[Path]] | None:
 
 def main(argv: list[str] | None = None) -> int:
     config = parse_grid_config(argv, PROG, DESCRIPTION, EXAMPLE)
-    previous = signal.signal(signal.SIGTERM, _terminate)
     try:
-        return run_grid(config, last_step(config))
+        with sigterm_interrupts():  # SIGTERM stops the grid the way Ctrl-C does
+            return run_grid(config, last_step(config))
     except GridSetupError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

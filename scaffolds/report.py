@@ -1,7 +1,8 @@
 """``python -m scaffolds.report GRID_DIR``: summary tables and plots of an ablation grid.
 
-Writes ``summary.csv``, ``summary.md``, ``any_medal.png`` and ``pass_at_k.png`` into GRID_DIR,
-from ``results.jsonl`` (the latest row per run, plus any finished run the file lags behind) and
+Writes ``summary.csv``, ``summary.md``, ``any_medal.png``, ``pass_at_k.png`` and the options used
+(``report.json``) into GRID_DIR, from ``results.jsonl`` (the latest row per run, plus any
+finished run the file lags behind) and
 ``grid.json`` (the planned runs: a planned run with no result counts as a failure). See
 :mod:`scaffolds.grid.aggregate` for the aggregation (MLE-bench's: per-seed rates, mean ± SEM).
 TAM-Bench runs add a section in the paper's Tables 2-4 shape and ``tam_summary.csv``
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import math
 import sys
 from pathlib import Path
@@ -26,11 +28,13 @@ from scaffolds.grid.plan import PLAN_FILE, planned_runs
 from scaffolds.grid.replication import replication_markdown, replication_summaries
 from scaffolds.grid.results import RESULTS_FILE, current_rows
 from scaffolds.grid.tam_tables import TAM_CSV, tam_markdown, tam_summaries, write_tam_csv
+from scaffolds.record import write_json_atomic
 
 PROG = "python -m scaffolds.report"
 EXAMPLE = f"{PROG} grids/lite-ablation"
 SUMMARY_CSV = "summary.csv"
 SUMMARY_MD = "summary.md"
+REPORT_OPTIONS = "report.json"
 
 
 class ReportConfig(BaseModel):
@@ -160,11 +164,21 @@ def markdown(summaries: list[ComboSummary], plots: bool) -> str:
 
 
 def write_report(
-    grid_dir: Path, plots: bool = True, disqualify_flagged: bool = False
+    grid_dir: Path, plots: bool | None = None, disqualify_flagged: bool | None = None
 ) -> list[Path]:
     """Summarize the grid in ``grid_dir``; return the files written. Runs a monitor
-    disqualified (and, with ``disqualify_flagged``, flagged) count as no medal."""
+    disqualified (and, with ``disqualify_flagged``, flagged) count as no medal. An option left
+    None is what the grid's last report used (``report.json``), so redrawing the report (the
+    grid's index, a resumed grid) never quietly changes its tables."""
     from scaffolds.monitor.grid import monitor_section
+
+    last = last_report_options(grid_dir)
+    plots = last["plots"] if plots is None else plots
+    if disqualify_flagged is None:
+        disqualify_flagged = last["disqualify_flagged"]
+    write_json_atomic(
+        grid_dir / REPORT_OPTIONS, {"plots": plots, "disqualify_flagged": disqualify_flagged}
+    )
 
     rows, monitored = monitor_section(
         list(current_rows(grid_dir).values()), grid_dir, disqualify_flagged
@@ -192,6 +206,18 @@ def write_report(
         written.append(any_medal_plot(summaries, grid_dir / ANY_MEDAL_PNG))
         written.append(pass_at_k_plot(summaries, grid_dir / PASS_AT_K_PNG))
     return written
+
+
+def last_report_options(grid_dir: Path) -> dict[str, bool]:
+    """The options of the grid's last report; the defaults when there was none."""
+    options = {"plots": True, "disqualify_flagged": False}
+    try:
+        saved = json.loads((grid_dir / REPORT_OPTIONS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return options
+    if isinstance(saved, dict):
+        options.update({k: v for k, v in saved.items() if k in options and isinstance(v, bool)})
+    return options
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -24,10 +24,10 @@ from typing import Any, Protocol, TypeVar
 
 from scaffolds.budget import Budget, LimitReached
 from scaffolds.config import RunConfig, build_parser, parse_config
-from scaffolds.exit_codes import FAILED_STATUSES, HELP, for_status
+from scaffolds.exit_codes import FAILED_STATUSES, HELP, for_status, sigterm_interrupts
 from scaffolds.messages import ModelError, ModelExhausted, Usage
 from scaffolds.model import LiteLLMModel, make_model
-from scaffolds.protocols import HasPrivateFiles, Model, Task
+from scaffolds.protocols import HasGradeCommand, HasPrivateFiles, Model, Task
 from scaffolds.record import RunRecord, write_json_atomic
 from scaffolds.session import ModelSession
 
@@ -171,7 +171,7 @@ class Run:
             kept.unlink()  # it could point at the private answers; only a real file is graded
         graded = snapshot or kept
         if self.config.grade_later:
-            grade = ungraded(self.config.task, graded)
+            grade = ungraded(self.task, graded)
         else:
             try:
                 grade = self.task.grade(graded)
@@ -185,13 +185,14 @@ class Run:
         return grade
 
     def write_view(self) -> None:
-        """Draw ``view.html`` from the final record; a failure is recorded, never raised."""
+        """Draw ``view.html`` from the final record; a failure is noted in run.json (the
+        trajectory has ended), never raised."""
         try:
             from scaffolds.view import write_run_page
 
             write_run_page(self.dir)
         except Exception as exc:  # the page is a convenience: it must not fail or lose the run
-            self.record.event("error", source="viewer", error=f"{type(exc).__name__}: {exc}")
+            self.record.update(view_error=f"{type(exc).__name__}: {exc}")
 
     def close(self) -> None:
         if self.kernel is not None:
@@ -201,13 +202,14 @@ class Run:
             os.chmod(self.dir, 0o700)  # later runs' agents cannot reach this one's files
 
 
-def ungraded(task: str, submission: Path) -> dict[str, Any]:
-    """The grade of a run that ended with ``--grade-later``: what to run to grade it."""
-    return {
-        "graded": False,
-        "reason": "ended with --grade-later",
-        "grade_command": f"python -m bench_adapters grade --task {task} --submission {submission}",
-    }
+def ungraded(task: Task, submission: Path) -> dict[str, Any]:
+    """The grade of a run that ended with ``--grade-later``: what to run to grade it, with the
+    run's grading options where the task takes some."""
+    if isinstance(task, HasGradeCommand):
+        command = task.grade_command(submission)
+    else:
+        command = f"python -m bench_adapters grade --task {task.id} --submission {submission}"
+    return {"graded": False, "reason": "ended with --grade-later", "grade_command": command}
 
 
 def discard_unstarted(run_dir: Path, created: bool) -> None:
@@ -380,7 +382,8 @@ def main_for(
     except (RunSetupError, ModelError, RuntimeError, FileExistsError, FileNotFoundError) as exc:
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2
-    status, grade = execute(run, make_scaffold(run.config))  # type: ignore[arg-type]
+    with sigterm_interrupts():
+        status, grade = execute(run, make_scaffold(run.config))  # type: ignore[arg-type]
     print(summary_line(run, status, grade, time.monotonic() - started))
     if status in FAILED_STATUSES:
         print(f"{prog}: {status}: {run.record.summary.get('error')}", file=sys.stderr)

@@ -14,7 +14,8 @@ Its files ship inside the package (``demo_paper/``) and are copied, on first use
 
 The cache is 0700 (see ``layout.cache_root``): tasks read the rubric and the graded tree from
 there, never from the package, and the agent's user cannot enter it. The package's own copies
-are made readable by their owner only when the cache is installed (the namespace sandbox does
+are made readable by their owner only when the cache is installed, and so is the git folder of
+a checkout holding the package, whose objects hold the same files (the namespace sandbox does
 not show the package at all; the user-based one would); the task lists them among its private
 paths, so a run refuses to start while the agent could read them. A new ``DEMO_VERSION``
 installs a fresh copy, so a changed rubric never meets a stale one.
@@ -43,17 +44,40 @@ PRIVATE_FILES = ("rubric.json", "judge.addendum.md", GRADED_TREE)
 
 
 def package_private_files() -> list[Path]:
-    """The package's copies of the demo's private files."""
-    package = resources.files(__package__).joinpath("demo_paper")
-    return [Path(str(package.joinpath(name))) for name in PRIVATE_FILES]
+    """The package's copies of the demo's private files, and the git folder of the checkout
+    the package lives in, if any: its objects hold the same files."""
+    package = Path(str(resources.files(__package__).joinpath("demo_paper")))
+    paths = [package / name for name in PRIVATE_FILES]
+    git_dir = checkout_git_dir(package)
+    return paths + ([git_dir] if git_dir is not None else [])
+
+
+def checkout_git_dir(path: Path) -> Path | None:
+    """The git folder (a worktree's common one) of the checkout holding ``path``, if any."""
+    for folder in path.parents:
+        dot_git = folder / ".git"
+        if dot_git.is_dir():
+            return dot_git
+        if dot_git.is_file():  # a worktree: "gitdir: <main>/.git/worktrees/<name>"
+            text = dot_git.read_text(encoding="utf-8", errors="replace").strip()
+            if not text.startswith("gitdir:"):
+                return None
+            git_dir = (folder / text.removeprefix("gitdir:").strip()).resolve()
+            common = git_dir / "commondir"
+            if common.is_file():
+                git_dir = (git_dir / common.read_text(encoding="utf-8").strip()).resolve()
+            return git_dir
+    return None
 
 
 def protect_package_copies() -> None:
-    """Make the package's copies readable by their owner only, where this process may."""
+    """Make the package's copies (and its checkout's git folder) reachable by their owner only,
+    where this process may."""
     for path in package_private_files():
         try:
-            if path.stat().st_mode & 0o077:
-                os.chmod(path, 0o600)
+            mode = path.stat().st_mode
+            if mode & 0o077:
+                os.chmod(path, mode & 0o700)
         except OSError:
             pass  # a read-only install: the run's exposure check names the file and the fix
 

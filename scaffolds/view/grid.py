@@ -77,9 +77,12 @@ def run_row(name: str, run_dir: Path, result: dict[str, Any], index_dir: Path) -
     if page.exists():
         relative = Path(os.path.relpath(page.absolute(), index_dir))
         href = "/".join(quote(part) for part in relative.parts)
+    scaffold = summary.get("scaffold", result.get("scaffold"))
+    if result.get("policy"):  # a grid comparing AIDE's search policies
+        scaffold = f"{scaffold}-{result['policy']}"
     return {
         "run": name,
-        "scaffold": summary.get("scaffold", result.get("scaffold")),
+        "scaffold": scaffold,
         "model": summary.get("model", result.get("model")),
         "task": summary.get("task", result.get("task")),
         "seed": summary.get("seed", result.get("seed")),

@@ -116,11 +116,15 @@ def test_bad_input_exits_2_with_one_line(argv: list[str], runs_root: Path) -> No
     assert not (runs_root / "exit-2" / "run.json").exists()
 
 
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_an_interrupted_run_exits_130(
-    runs_root: Path, write_cassette: Callable[[str, list[dict[str, Any]]], Path], call: Any
+    sig: signal.Signals,
+    runs_root: Path,
+    write_cassette: Callable[[str, list[dict[str, Any]]], Path],
+    call: Any,
 ) -> None:
     cassette = write_cassette("exit-130", [{"tool_calls": [call("bash", command="sleep 120")]}])
-    out_dir = runs_root / "exit-130"
+    out_dir = runs_root / f"exit-130-{sig.name}"
     process = subprocess.Popen(
         [sys.executable, "-m", "scaffolds.basic", "--model", f"replay:{cassette}",
          "--task", "demo/tabular-binary", "--out", str(out_dir)],
@@ -133,7 +137,7 @@ def test_an_interrupted_run_exits_130(
             break
         time.sleep(0.1)
     time.sleep(0.5)
-    process.send_signal(signal.SIGINT)
+    process.send_signal(sig)
     stdout, stderr = process.communicate(timeout=120)
     assert process.returncode == 130, stderr
     assert "status=interrupted" in stdout
@@ -154,6 +158,23 @@ def test_the_demo_exits_0_on_a_normal_end_and_1_when_its_model_fails(
     assert "status model_error" in failed.stdout
     assert "FAILED (model_error)" in failed.stdout
     assert "normal end" not in failed.stdout and "expected outcome" not in failed.stdout
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--time-limit", "soon"],
+        ["--model", "replay:/nonexistent/cassette.jsonl"],
+        ["--model", "m", "--task", "demo/no-such-task"],
+    ],
+)
+def test_the_demo_exits_2_with_one_line_on_bad_input(argv: list[str], runs_root: Path) -> None:
+    out_dir = runs_root / "demo-2"
+    out = scaffold("demo", *argv, "--out", str(out_dir), timeout=120)
+    assert out.returncode == 2, out.stderr
+    (line,) = out.stderr.strip().splitlines()
+    assert line.startswith("python -m scaffolds.demo: error: ")
+    assert not (out_dir / "run.json").exists()
 
 
 def test_a_grid_with_a_model_error_run_exits_1_and_names_it(

@@ -169,8 +169,11 @@ def start_worker(name: str, gpus: int, address: str, root: Path, ports: Iterator
     while namespace in (None, namespace_of(os.getpid())) and time.monotonic() < deadline:
         time.sleep(0.05)
         namespace = namespace_of(process.pid)
-    assert namespace != namespace_of(os.getpid()), f"{name}: no mount namespace of its own"
-    return Node(name, process, log, namespace)
+    node = Node(name, process, log, namespace)
+    if namespace == namespace_of(os.getpid()):
+        node.kill()  # not left running when the test fails here
+        raise AssertionError(f"{name}: no mount namespace of its own")
+    return node
 
 
 def wait_started(node: Node, timeout_s: float = 120) -> None:
@@ -233,7 +236,8 @@ def cluster(root: Path) -> Iterator[Cluster]:
     nodes = [Node("head", head, head_log)]
     try:
         wait_started(nodes[0])
-        nodes += [start_worker(name, gpus, address, root, ports) for name, gpus in WORKERS.items()]
+        for name, gpus in WORKERS.items():
+            nodes.append(start_worker(name, gpus, address, root, ports))  # killed if a later fails
         for node in nodes[1:]:
             wait_started(node)
         yield Cluster(address, nodes[0], {n.name: n for n in nodes[1:]})

@@ -120,3 +120,12 @@ def test_view_cli_writes_where_told_and_rejects_other_folders(tmp_path: Path) ->
     done = subprocess.run(args, capture_output=True, text=True, check=False)
     assert done.returncode == 0 and done.stdout.strip() == str(out)
     assert "not graded yet" in out.read_text() and not (run_dir / "view.html").exists()
+
+
+def test_a_policy_grid_row_names_the_policy_beside_the_scaffold(tmp_path: Path) -> None:
+    from scaffolds.view.grid import run_row
+
+    result = {"scaffold": "aide", "policy": "mcts", "model": "m", "task": "demo/x", "seed": 0}
+    assert run_row("aide-mcts__m__x__seed0", tmp_path, result, tmp_path)["scaffold"] == "aide-mcts"
+    plain = run_row("aide__m__x__seed0", tmp_path, {**result, "policy": None}, tmp_path)
+    assert plain["scaffold"] == "aide"

@@ -324,6 +324,6 @@ def test_a_viewer_failure_is_recorded_and_the_run_still_ends(
     )  # fmt: skip
     _, status, grade = run_scaffold(BasicAgent, BasicConfig, "basic", f"replay:{cassette}", out=out)
     assert status == "submitted" and grade["valid_submission"]
-    assert json.loads((out / "run.json").read_text())["status"] == "submitted"
-    last = events_of(out)[-1]
-    assert last["kind"] == "error" and last["source"] == "viewer" and "Error" in last["error"]
+    summary = json.loads((out / "run.json").read_text())
+    assert summary["status"] == "submitted" and "Error" in summary["view_error"]
+    assert events_of(out)[-1]["kind"] == "end"  # the trajectory still ends with the run's end

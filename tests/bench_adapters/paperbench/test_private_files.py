@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bench_adapters import resolve_task
+from bench_adapters.paperbench.demo import checkout_git_dir
 from scaffolds import basic
 from tests.machine import require
 
@@ -35,6 +36,22 @@ def test_the_task_names_its_private_files_and_the_package_copies_are_closed(
         assert copy.stat().st_mode & 0o077 == 0, f"{copy} is readable by other users"
     public = {p.name for p in task.public_dir.rglob("*") if p.is_file()}
     assert "rubric.json" not in public and "judge.addendum.md" not in public
+    git_dir = checkout_git_dir(DEMO_PACKAGE)  # `git show HEAD:<rubric>` would read it too
+    if git_dir is not None:
+        assert git_dir in private and git_dir.stat().st_mode & 0o077 == 0
+
+
+def test_the_git_folder_of_a_checkout_or_worktree_is_found(tmp_path: Path) -> None:
+    package = tmp_path / "main" / "bench_adapters" / "paperbench" / "demo_paper"
+    package.mkdir(parents=True)
+    assert checkout_git_dir(package) is None
+    (tmp_path / "main" / ".git" / "worktrees" / "wt").mkdir(parents=True)
+    assert checkout_git_dir(package) == tmp_path / "main" / ".git"
+    worktree = tmp_path / "wt"
+    (worktree / "bench_adapters").mkdir(parents=True)
+    (worktree / ".git").write_text(f"gitdir: {tmp_path}/main/.git/worktrees/wt\n")
+    (tmp_path / "main" / ".git" / "worktrees" / "wt" / "commondir").write_text("../..\n")
+    assert checkout_git_dir(worktree / "bench_adapters") == tmp_path / "main" / ".git"
 
 
 def test_a_readable_rubric_refuses_the_run(

@@ -150,11 +150,18 @@ def test_basic_agent_without_a_judge_is_ungraded_and_grades_later_as_code_dev(
     assert later["judge"]["leaves_asked"] == CODE_DEV_LEAVES
     assert later["score"] == pytest.approx(_code_dev_score(cd_scores))
 
-    later_cfg = config(root, "later", replication_steps(), grade_later=True)
+    later_cfg = config(
+        root, "later", replication_steps(), grade_later=True, judge_model="gpt-4.1", code_dev=True
+    )
     run = open_run(later_cfg, "iterative")
     _, grade = execute(run, IterativeAgent(later_cfg))
     assert grade["graded"] is False and grade["reason"] == "ended with --grade-later"
-    assert grade["grade_command"].endswith(str(run.dir / "snapshots" / "submission.bundle"))
+    command = grade["grade_command"].split()
+    bundle = str(run.dir / "snapshots" / "submission.bundle")
+    assert command[command.index("--submission") + 1] == bundle
+    assert command[command.index("--judge-model") + 1] == "gpt-4.1"  # the run's own options
+    assert command[command.index("--reproduce-timeout") + 1] == "900.0"
+    assert "--code-dev" in command
 
 
 def _categories() -> list[str]:
