@@ -8,9 +8,11 @@ all clients of this one mechanism; each owns only its prompts (in ``prompts/``) 
 
 The rules:
 - **Forced tool call.** The verdict's pydantic model is the parameters of one tool the model is
-  made to call. A reply without that call falls back to the first JSON object in its text.
-  Anything that still does not parse is an invalid answer (``valid=False`` with the reason),
-  asked again up to ``attempts`` times, and never an exception.
+  made to call. A reply without that call falls back to the first JSON object in its text,
+  then to the client's ``text_verdict`` reader of plain text, if it has one. Anything that still
+  does not parse is an invalid answer (``valid=False`` with the reason), asked again up to
+  ``attempts`` times, and never an exception. A model error is an invalid answer too, marked
+  ``model_error`` so that a client can tell an outage from a judgement.
 - **Bounded concurrency.** At most ``workers`` questions are in flight. A replay model answers in
   cassette order, so with one the questions are asked one at a time, in the order given.
 - **Judge log.** Every answer is appended to ``log`` as it arrives. A valid answer whose prompt
@@ -65,6 +67,8 @@ class Answer(Generic[V]):
     raw: str = ""
     """The model's reply as it came (cut to ``RAW_KEEP`` characters)."""
     prompt_hash: str = ""
+    model_error: bool = False
+    """No verdict because the model failed (an outage, not a judgement of the work)."""
 
 
 def verdict_tool(verdict: type[BaseModel], name: str) -> dict[str, Any]:
@@ -89,8 +93,15 @@ def prompt_hash(model: str, messages: Sequence[Message], tool: dict[str, Any]) -
 _JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 
 
+TextVerdict = Callable[[str], dict[str, Any] | None]
+"""Reads a plain-text reply (no tool call, no JSON object) as the verdict's fields, or None."""
+
+
 def parse_verdict(
-    response: ModelResponse, verdict: type[V], tool_name: str
+    response: ModelResponse,
+    verdict: type[V],
+    tool_name: str,
+    text_verdict: TextVerdict | None = None,
 ) -> tuple[V | None, str, str | None]:
     """(verdict or None, the raw text it came from, the reason it is invalid)."""
     candidates = [tc.arguments for tc in response.tool_calls if tc.name == tool_name]
@@ -99,6 +110,8 @@ def parse_verdict(
     found = _JSON_OBJECT.search(text)
     if found:
         candidates.append(found.group(0))
+    if not candidates and text_verdict is not None and (fields := text_verdict(text)):
+        candidates.append(json.dumps(fields))
     raw = candidates[0] if candidates else text
     if not candidates:
         return None, raw, "the reply holds no verdict (no tool call, no JSON object)"
@@ -124,6 +137,7 @@ class Judge:
         attempts: int = 2,
         max_cost_usd: float | None = None,
         tool_name: str = "submit_verdict",
+        text_verdict: TextVerdict | None = None,
     ):
         from scaffolds.replay import ReplayModel
 
@@ -133,6 +147,7 @@ class Judge:
         self.attempts = max(1, attempts)
         self.max_cost_usd = max_cost_usd
         self.tool_name = tool_name
+        self.text_verdict = text_verdict
         self.usage = Usage()
         """What this judge's model calls cost in all (answers from the log cost nothing)."""
         self.calls = 0
@@ -200,13 +215,15 @@ class Judge:
                     {"type": "function", "function": {"name": self.tool_name}},
                 )
             except ModelError as exc:
-                answer.error = f"model error: {exc}"
+                answer.error, answer.model_error = f"model error: {exc}", True
                 break
             with self._lock:
                 self.usage = self.usage + response.usage
                 self.calls += 1
             answer.usage = answer.usage + response.usage
-            parsed, raw, reason = parse_verdict(response, verdict, self.tool_name)
+            parsed, raw, reason = parse_verdict(
+                response, verdict, self.tool_name, self.text_verdict
+            )
             answer.raw, answer.error = raw[:RAW_KEEP], reason
             if parsed is not None:
                 answer.verdict, answer.valid = parsed, True

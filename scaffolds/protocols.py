@@ -64,14 +64,6 @@ class Task(Protocol):
 
 
 @runtime_checkable
-class HasGradeCommand(Protocol):
-    """A task whose grading takes options (a judge model, Code-Dev...): ``--grade-later``
-    records the command that grades the submission with the run's own options."""
-
-    def grade_command(self, submission: Path) -> str: ...
-
-
-@runtime_checkable
 class HasPrivateFiles(Protocol):
     """A task that names its private files, so that the harness can check they are protected."""
 

@@ -11,6 +11,7 @@ import json
 import os
 import random
 import re
+import shlex
 import shutil
 import socket
 import sys
@@ -27,11 +28,17 @@ from scaffolds.config import RunConfig, build_parser, parse_config
 from scaffolds.exit_codes import FAILED_STATUSES, HELP, for_status, sigterm_interrupts
 from scaffolds.messages import ModelError, ModelExhausted, Usage
 from scaffolds.model import LiteLLMModel, make_model
-from scaffolds.protocols import HasGradeCommand, HasPrivateFiles, Model, Task
+from scaffolds.protocols import HasPrivateFiles, Model, Task
 from scaffolds.record import RunRecord, write_json_atomic
 from scaffolds.session import ModelSession
 
 C = TypeVar("C", bound=RunConfig)
+GRADING_OPTIONS = frozenset(
+    {"data_dir", "mlebench_dir", "judge_model", "judge_api_base", "max_judge_cost", "code_dev",
+     "resources_provided", "reproduce_timeout"}
+)  # fmt: skip
+"""The task options ``python -m bench_adapters grade`` takes (``obfuscate`` changes only what
+the agent reads)."""
 
 
 class RunSetupError(Exception):
@@ -59,9 +66,8 @@ def default_run_dir(scaffold: str, task: str) -> Path:
     return Path("runs") / f"{scaffold}-{slug(task)}-{stamp}"
 
 
-def resolve(config: RunConfig) -> Task:
-    from bench_adapters import TaskNotPrepared, UnknownTask, resolve_task
-
+def task_options(config: RunConfig) -> dict[str, Any]:
+    """The run's options for its task's adapter (those set)."""
     options = {
         "data_dir": config.data_dir,
         "mlebench_dir": config.mlebench_dir,
@@ -74,8 +80,14 @@ def resolve(config: RunConfig) -> Task:
         # a run's reproduction (PaperBench) gets the run's own time limit unless told otherwise
         "reproduce_timeout": config.reproduce_timeout or config.time_limit,
     }
+    return {k: v for k, v in options.items() if v}
+
+
+def resolve(config: RunConfig) -> Task:
+    from bench_adapters import TaskNotPrepared, UnknownTask, resolve_task
+
     try:
-        return resolve_task(config.task, **{k: v for k, v in options.items() if v})
+        return resolve_task(config.task, **task_options(config))
     except (UnknownTask, TaskNotPrepared) as exc:
         raise RunSetupError(str(exc).splitlines()[0]) from exc
 
@@ -171,7 +183,7 @@ class Run:
             kept.unlink()  # it could point at the private answers; only a real file is graded
         graded = snapshot or kept
         if self.config.grade_later:
-            grade = ungraded(self.task, graded)
+            grade = ungraded(self.config, graded)
         else:
             try:
                 grade = self.task.grade(graded)
@@ -202,13 +214,19 @@ class Run:
             os.chmod(self.dir, 0o700)  # later runs' agents cannot reach this one's files
 
 
-def ungraded(task: Task, submission: Path) -> dict[str, Any]:
-    """The grade of a run that ended with ``--grade-later``: what to run to grade it, with the
-    run's grading options where the task takes some."""
-    if isinstance(task, HasGradeCommand):
-        command = task.grade_command(submission)
-    else:
-        command = f"python -m bench_adapters grade --task {task.id} --submission {submission}"
+def ungraded(config: RunConfig, submission: Path) -> dict[str, Any]:
+    """The grade of a run that ended with ``--grade-later``: the command that grades it with
+    the run's own task options (data folder, judge model, Code-Dev...)."""
+    argv = ["python", "-m", "bench_adapters", "grade", "--task", config.task]
+    argv += ["--submission", str(submission)]
+    options = task_options(config)
+    if not config.task.startswith("paperbench/"):
+        options.pop("reproduce_timeout", None)  # always set, since it defaults to the time limit
+    for name, value in options.items():
+        if name in GRADING_OPTIONS:
+            flag = "--" + name.replace("_", "-")
+            argv += [flag] if value is True else [flag, str(value)]
+    command = " ".join(shlex.quote(part) for part in argv)
     return {"graded": False, "reason": "ended with --grade-later", "grade_command": command}
 
 

@@ -166,12 +166,6 @@ class PaperTask:
                 )
         return dest if dest.is_file() else None
 
-    def grade_command(self, submission: Path) -> str:
-        """The command that grades ``submission`` later with this task's grading options."""
-        from bench_adapters.paperbench.replication import grade_command, locate
-
-        return grade_command(self, locate(Path(submission)))
-
     def grade(self, path: Path) -> dict[str, Any]:
         """Grade a submission folder, a ``.bundle``, or a run folder (its last snapshot):
         reproduce it (not under Code-Dev), have the rubric judged, apply the blacklist

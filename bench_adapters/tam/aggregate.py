@@ -5,7 +5,8 @@ Each result is ``{task, made_submission, valid_submission, rank_pct, constraint_
 
 - A task without a valid score counts as rank 1.0 (the bottom of its leaderboard).
 - With ``expected`` tasks (a split), a task missing from the results counts as failed: no
-  submission, no valid one, rank 1.0, constraint pass 0.
+  submission, no valid one, rank 1.0, and constraint pass 0 when any present task was judged
+  (null when none was: an unjudged grid has no constraint figure).
 - ``made_submission_pct``, ``valid_submission_pct``: percentages of the tasks.
 - ``constraint_pass_pct``: the mean per-task pass rate, in percent, over the tasks that were
   judged (null when none was).
@@ -50,7 +51,7 @@ def _rank(row: dict[str, Any]) -> float:
 def normalise(
     results: Iterable[dict[str, Any]], expected: list[str] | None = None
 ) -> dict[str, dict[str, Any]]:
-    """Task id -> its result; missing expected tasks filled in as failed."""
+    """Task id -> its result; missing expected tasks filled in as failed (see above)."""
     rows: dict[str, dict[str, Any]] = {}
     for n, row in enumerate(results, start=1):
         if not isinstance(row, dict) or "task" not in row:
@@ -59,6 +60,7 @@ def normalise(
         if task_id in rows:
             raise ValueError(f"task {row['task']} appears more than once")
         rows[task_id] = {**row, "task": task_id}
+    judged = any(r.get("constraint_pass") is not None for r in rows.values())
     for ref in expected or []:
         task_id = task_id_of(ref)
         rows.setdefault(
@@ -68,7 +70,7 @@ def normalise(
                 "made_submission": False,
                 "valid_submission": False,
                 "rank_pct": None,
-                "constraint_pass": 0.0,
+                "constraint_pass": 0.0 if judged else None,
                 "missing": True,
             },
         )

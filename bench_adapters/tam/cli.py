@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -17,13 +18,15 @@ from bench_adapters.cli import BadInput, OneLineParser
 
 EXAMPLES = """examples:
   python -m bench_adapters.tam rank --task tam/tabular/easy --score 2.85
+  python -m bench_adapters.tam rank --task tam/multimodal/hard --score=-7.6e8
   python -m bench_adapters.tam constraints --task tam/text/medium --code best_solution.py \\
       --judge-model gpt-4o
   python -m bench_adapters.tam difficulty --range metric --trim 3
   python -m bench_adapters.tam aggregate results.jsonl --split lite
   python -m bench_adapters.tam synthetic --data-dir ~/tam-synthetic
 
-exit codes: 0 success, 2 bad input (unknown task, unreadable file, bad arguments)"""
+exit codes: 0 success, 1 the judge model failed (no pass rate), 2 bad input (unknown task,
+unreadable file, bad arguments)"""
 
 
 def _task_id(ref: str) -> str:
@@ -47,6 +50,20 @@ def _log_base(text: str) -> float:
     return base
 
 
+NEGATIVE = re.compile(r"-(\d+\.?\d*|\.\d+)(e[-+]?\d+)?", re.IGNORECASE)
+
+
+def negative_scores_joined(argv: list[str]) -> list[str]:
+    """``--score -7.6e8`` as ``--score=-7.6e8``: argparse takes ``-7.6e8`` for an option."""
+    out: list[str] = []
+    for token in argv:
+        if out and out[-1] == "--score" and NEGATIVE.fullmatch(token):
+            out[-1] = f"--score={token}"
+        else:
+            out.append(token)
+    return out
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="python -m bench_adapters.tam",
@@ -64,7 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("rank", "print {rank, participants, rank_pct} of a score on the task's leaderboard")
     p.add_argument("--task", required=True, help="e.g. tam/tabular/easy")
-    p.add_argument("--score", required=True, type=float, help="the metric's value")
+    p.add_argument(
+        "--score", required=True, type=float, help="the metric's value (e.g. --score=-7.6e8)"
+    )
 
     p = add("constraints", "judge the task's special instructions on a code file")
     p.add_argument("--task", required=True)
@@ -138,6 +157,9 @@ def cmd_constraints(args: argparse.Namespace) -> int:
         max_cost_usd=args.max_judge_cost,
         log=args.log,
     )
+    if result.judge_error is not None:
+        print(f"error: {result.judge_error}", file=sys.stderr)
+        return 1
     if args.json:
         _print_json({"task": f"tam/{task_id}", "code": str(args.code), **result.to_dict()})
         return 0
@@ -207,7 +229,7 @@ COMMANDS = {
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(negative_scores_joined(sys.argv[1:] if argv is None else argv))
     try:
         return COMMANDS[args.command](args)
     except BadInput as e:

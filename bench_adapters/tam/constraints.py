@@ -9,9 +9,13 @@ A client of the one judge mechanism (``scaffolds.judge``). Following upstream
   code, and a conservative "No" when the code holds no evidence;
 - the paper's two-line answer (``Answer: Yes/No``, ``Reason: ...``) is the verdict tool's two
   fields, and its rule is kept: a constraint passes when the answer, lower-cased (full-width
-  colon normalised), contains "yes";
+  colon normalised), contains "yes". A reply with no tool call and no JSON object is read in
+  the paper's text format (``paper_reply``, the judge's ``text_verdict``);
 - pass rate = passed / total. An invalid verdict (a reply that never parsed, the cost cap) is
-  a failure with its reason, as upstream's parse of a bad reply would be.
+  a failure with its reason, as upstream's parse of a bad reply would be;
+- a model error is no verdict on the code: when any constraint is left without one because
+  the judge model failed, there is no pass rate (``None``) and ``judge_error`` says why. The
+  verdicts that came back are in the judge log, so grading again asks only the rest.
 
 A missing or unreadable code file fails every constraint with that reason, without a call.
 """
@@ -19,6 +23,7 @@ A missing or unreadable code file fails every constraint with that reason, witho
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, Field
 
 from bench_adapters.instructions import load_template
+from scaffolds.messages import ModelError
 
 if TYPE_CHECKING:
     from bench_adapters.tam.task import JudgeOptions, TamTask
@@ -72,13 +78,17 @@ class JudgeResult:
     verdicts: list[Verdict]
     model: str | None
     usage: dict[str, Any] = field(default_factory=dict)
+    judge_error: str | None = None
+    """Set when the judge model failed on some constraint: then there is no pass rate."""
 
     @property
     def passed(self) -> int:
         return sum(v.passed for v in self.verdicts)
 
     @property
-    def pass_rate(self) -> float:
+    def pass_rate(self) -> float | None:
+        if self.judge_error is not None:
+            return None
         return self.passed / len(self.verdicts) if self.verdicts else 0.0
 
     def to_dict(self) -> dict[str, Any]:
@@ -87,9 +97,29 @@ class JudgeResult:
             "passed": self.passed,
             "total": len(self.verdicts),
             "constraint_pass": self.pass_rate,
+            "judge_error": self.judge_error,
             "usage": self.usage,
             "constraints": [v.to_dict() for v in self.verdicts],
         }
+
+
+_ANSWER = re.compile(r"^[\s*#>_-]*answer[\s*_]*[:：](.*)$", re.IGNORECASE | re.MULTILINE)
+_REASON = re.compile(r"^[\s*#>_-]*reason[\s*_]*[:：](.*)$", re.IGNORECASE | re.MULTILINE)
+
+
+def paper_reply(text: str) -> dict[str, str] | None:
+    """The paper's two-line text reply (``Answer: Yes`` / ``Reason: ...``, Markdown emphasis
+    allowed) as the verdict's fields: yes when the Answer line contains "yes", no when it holds
+    the word "no" (case-insensitive), and None (no verdict) otherwise."""
+    found = _ANSWER.search(text)
+    if found is None:
+        return None
+    answer = found.group(1).strip(" *_")
+    lowered = answer.lower()
+    if "yes" not in lowered and re.search(r"\bno\b", lowered) is None:
+        return None
+    reason = _REASON.search(text)
+    return {"answer": answer, "reason": reason.group(1).strip(" *_") if reason else ""}
 
 
 def read_code(path: Path) -> tuple[str | None, str]:
@@ -133,21 +163,32 @@ def judge_constraints(
         reason = missing or "no judge model"
         verdicts = [Verdict(i, c, False, None, reason, False) for i, c in enumerate(items, 1)]
         return JudgeResult(verdicts, getattr(model, "name", None))
-    judge = Judge(model, log=log, workers=workers, max_cost_usd=max_cost_usd, tool_name=TOOL)
+    judge = Judge(
+        model, log=log, workers=workers, max_cost_usd=max_cost_usd, tool_name=TOOL,
+        text_verdict=paper_reply,
+    )  # fmt: skip
     questions = [Question(str(i), prompt(i, c, code)) for i, c in enumerate(items, start=1)]
     answers = judge.ask_all(questions, ConstraintVerdict)
-    verdicts = []
+    verdicts, errors = [], []
     for i, (constraint, answer) in enumerate(zip(items, answers, strict=True), start=1):
         got = answer.verdict
         if got is None:
             reason = f"no verdict: {answer.error}"
             verdicts.append(Verdict(i, constraint, False, None, reason, False, answer.cached))
+            if answer.model_error:
+                errors.append(" ".join(str(answer.error).split())[:300])
             continue
         verdicts.append(
             Verdict(i, constraint, got.passed, got.answer, got.reason, True, answer.cached)
         )
     usage = {**judge.usage.to_dict(), "calls": judge.calls}
-    return JudgeResult(verdicts, model.name, usage)
+    failed = (
+        f"the judge model failed on {len(errors)} of {len(items)} constraints (no pass rate; "
+        f"grading again asks only those): {errors[0]}"
+        if errors
+        else None
+    )
+    return JudgeResult(verdicts, model.name, usage, failed)
 
 
 def make_judge_model(options: JudgeOptions) -> Model:
@@ -160,7 +201,12 @@ def judge_code(task: TamTask, code_path: Path, options: JudgeOptions) -> JudgeRe
     """The task's constraints judged on ``code_path`` by ``options.model``."""
     items = task.constraints
     code, _ = read_code(code_path)
-    model = make_judge_model(options) if code is not None else None
+    try:
+        model = make_judge_model(options) if code is not None else None
+    except ModelError as e:  # a judge that cannot be reached is no verdict on the code
+        reason = f"no verdict: {e}"
+        verdicts = [Verdict(i, c, False, None, reason, False) for i, c in enumerate(items, 1)]
+        return JudgeResult(verdicts, options.model, judge_error=f"no judge model: {e}")
     if model is None:
         result = judge_constraints(items, code_path, None)
         result.model = options.model

@@ -67,7 +67,8 @@ class TamTask:
     leaderboard, null without a valid score; ``normalized_reward``, the share of the leaderboard
     the score equals or beats (0 without a valid score); ``message``, the validator's reason;
     ``code_path``; and, with a judge model, ``constraint_pass`` (passed / total, 0..1) and
-    ``constraints``, one verdict per constraint.
+    ``constraints``, one verdict per constraint, or, when the judge model failed on some
+    constraint, ``constraint_pass`` null and ``judge_error`` saying why.
     """
 
     info: TaskInfo
@@ -95,6 +96,11 @@ class TamTask:
     @property
     def sample_submission_path(self) -> Path | None:
         return self.public_dir / self.info.sample if self.info.sample else None
+
+    def private_paths(self) -> list[Path]:
+        """What the agent must never read (``HasPrivateFiles``): the ``prepared/private``
+        folder, which holds the answers."""
+        return [self.private_dir]
 
     @property
     def constraints(self) -> list[str]:
@@ -196,6 +202,7 @@ class TamTask:
             "constraint_pass": None,
             "constraints": None,
             "judge_model": self.judge.model,
+            "judge_error": None,
             "created_at": datetime.now().isoformat(),
         }
         if self.judge.model:
@@ -203,6 +210,7 @@ class TamTask:
 
             result = judge_code(self, code, self.judge)
             report["constraint_pass"] = result.pass_rate
+            report["judge_error"] = result.judge_error
             report["constraints"] = [v.to_dict() for v in result.verdicts]
             report["judge_usage"] = result.usage
         return report

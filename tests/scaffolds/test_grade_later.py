@@ -37,3 +37,17 @@ def test_a_run_ended_with_grade_later_is_graded_by_its_own_command(
     assert later.returncode == 0, later.stderr
     report = json.loads(later.stdout)
     assert report["valid_submission"] is True and report["score"] is not None
+
+
+def test_the_grade_command_carries_the_runs_task_options(tmp_path) -> None:
+    from basic_agent import BasicConfig
+    from scaffolds.runtime import ungraded
+
+    config = BasicConfig(model="m", task="tam/tabular/easy", data_dir=tmp_path / "my data",
+                         judge_model="gpt-4o", time_limit=600, obfuscate=True)  # fmt: skip
+    command = shlex.split(ungraded(config, tmp_path / "sub.csv")["grade_command"])
+    assert command[command.index("--data-dir") + 1] == str(tmp_path / "my data")
+    assert command[command.index("--judge-model") + 1] == "gpt-4o"
+    assert command[command.index("--submission") + 1] == str(tmp_path / "sub.csv")
+    assert "--obfuscate" not in command  # it changes what the agent reads, not the grade
+    assert "--reproduce-timeout" not in command  # PaperBench's alone

@@ -1,6 +1,7 @@
 """Isolation checks its own premise: a run whose agent user could read the task's answers or
 another run's folder is refused before it starts, unless the user says so, and then run.json
-records it. Real runs of ``python -m scaffolds.basic`` on the demo task, replayed model."""
+records it. Real runs of ``python -m scaffolds.basic`` on the demo task (and one on a TAM task),
+replayed model."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 
 from bench_adapters import resolve_task
 from scaffolds import basic
+from scaffolds.protocols import HasPrivateFiles
 from tests.machine import require
 from tools.namespace import bwrap_path, namespace_problem
 
@@ -58,9 +60,11 @@ def run(
     runs = agent_dir("guard-runs-")
     cassette = write_cassette("guard", [{"content": "Nothing to do."}])
 
-    def go(*flags: str, name: str = "mine") -> tuple[int, str, dict[str, Any] | None]:
+    def go(
+        *flags: str, name: str = "mine", task: str = TASK
+    ) -> tuple[int, str, dict[str, Any] | None]:
         out = runs / name
-        argv = ["--model", f"replay:{cassette}", "--task", TASK, "--out", str(out), *flags]
+        argv = ["--model", f"replay:{cassette}", "--task", task, "--out", str(out), *flags]
         code = basic.main(argv)
         record = out / "run.json"
         summary = json.loads(record.read_text()) if record.exists() else None
@@ -145,3 +149,23 @@ def test_the_namespace_sandbox_keeps_exposed_answers_out_of_view(
     assert summary is not None and summary["answers_exposed"] == []
     assert summary["sandbox"] == {"backend": "namespace", "network": "on", "user": "agent"}
     assert "namespace sandbox" in summary["isolation"]
+
+
+def test_tam_answers_are_guarded_and_synthetic_data_is_protected_by_default(
+    agent_dir: Callable[[str], Path], run: Callable[..., tuple[int, str, dict[str, Any] | None]]
+) -> None:
+    from bench_adapters.tam.synthetic import make_prepared
+
+    root = agent_dir("guard-tam-")
+    private = make_prepared("tabular/medium", root) / "private"
+    task = resolve_task("tam/tabular/medium", data_dir=root)
+    assert isinstance(task, HasPrivateFiles) and task.private_paths() == [private]
+    tam = ("--sandbox", "user", "--data-dir", str(root))
+    code, err, summary = run(*tam, name="tam-protected", task="tam/tabular/medium")
+    assert code == 0, err
+    assert summary is not None and summary["answers_exposed"] == []
+    expose(root / "tabular" / "medium")  # a shared, world-readable copy of the data
+    code, err, summary = run(*tam, name="tam-exposed", task="tam/tabular/medium")
+    assert code == 2 and summary is None
+    (line,) = err.strip().splitlines()
+    assert str(private / "test_labels.csv") in line and f"chmod o-rx {private}" in line

@@ -75,6 +75,20 @@ def test_malformed_output_is_an_invalid_verdict_never_a_crash() -> None:
     assert "no verdict" in (answers[2].error or "")
     assert answers[3].verdict == Score(explanation="ok", score=1)
     assert "model error" in (answers[4].error or "")  # the scripted model ran out
+    assert [a.model_error for a in answers] == [False, False, False, False, True]
+
+
+def test_a_client_reads_plain_text_replies_its_own_way() -> None:
+    def text_verdict(text: str) -> dict[str, Any] | None:
+        return {"explanation": text, "score": 1} if text.startswith("PASS") else None
+
+    replies = iter([ModelResponse(content="PASS: it holds"), ModelResponse(content="hmm")])
+    judge = Judge(
+        ScriptedModel(lambda m, t: next(replies)), workers=1, attempts=1, text_verdict=text_verdict
+    )
+    passed, unread = judge.ask_all(questions(2), Score)
+    assert passed.valid and passed.verdict == Score(explanation="PASS: it holds", score=1)
+    assert not unread.valid and "no verdict" in (unread.error or "") and not unread.model_error
 
 
 def test_an_invalid_reply_is_asked_again_within_the_attempts() -> None:

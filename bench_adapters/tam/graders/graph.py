@@ -25,10 +25,12 @@ TOP_PAPERS = 20
 
 
 def _score(value: Any, where: str, low: float = -math.inf, high: float = math.inf) -> float:
+    """A finite number in [low, high]: JSON's ``NaN`` and ``Infinity`` are invalid."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise Invalid(f"{where}: expected a number, got {json.dumps(value)[:40]}")
-    if not (low <= value <= high) or math.isnan(value):
-        raise Invalid(f"{where}: {value} is not a number in [{low:g}, {high:g}]")
+    if not math.isfinite(value) or not low <= value <= high:
+        bounds = f" in [{low:g}, {high:g}]" if math.isfinite(low) else ""
+        raise Invalid(f"{where}: {value} is not a finite number{bounds}")
     return float(value)
 
 

@@ -17,6 +17,12 @@ grader, for one, checks no ids at all). Rows may come in any order.
 | text/easy | text-normalization-challenge-english-language | id | after |
 | text/medium | lmsys-chatbot-arena | id | winner_model_a, winner_model_b, winner_tie |
 
+Cell types are checked first, so that a bad cell is an invalid submission naming its column and
+row, never an error inside a metric: the numeric columns (all but ``label``, ``Sequence`` and
+``after``) must hold finite numbers on every row, ``label`` a non-blank label. ``Sequence`` and
+``after`` may be blank (an empty prediction). Of stanford-covid-vaccine's targets only the three
+scored ones are numeric columns; the two unscored ones must be present but are never read.
+
 multimodal/easy follows MLE-bench's (and upstream TAM's grader's) ``Id,Sequence`` format, not
 the spec's ragged ``SessionID,label1,...`` line: a space-separated ``Sequence`` of labels 1-20.
 """
@@ -35,26 +41,45 @@ class Shared:
     competition_id: str
     id_col: str
     columns: tuple[str, ...]
+    numbers: tuple[str, ...] = ()
+    """Columns whose every cell must be a finite number."""
+    labels: tuple[str, ...] = ()
+    """Columns whose every cell must be a non-blank label."""
 
     def __call__(self, submission: Path, answers: Path) -> float:
         spec = get_grader(self.competition_id)
         assert spec is not None, self.competition_id
         truth = read_table(answers)
-        ordered, truth = aligned(read_table(submission), truth, self.id_col, list(self.columns))
+        ordered, truth = aligned(
+            read_table(submission),
+            truth,
+            self.id_col,
+            list(self.columns),
+            numbers=self.numbers,
+            labels=self.labels,
+        )
         return float(spec.grade(ordered, truth))
 
 
+COVID_SCORED = ("reactivity", "deg_Mg_pH10", "deg_Mg_50C")
 COVID = ("reactivity", "deg_Mg_pH10", "deg_pH10", "deg_Mg_50C", "deg_50C")
 LMSYS = ("winner_model_a", "winner_model_b", "winner_tie")
 
+
+def _numeric(competition_id: str, id_col: str, *columns: str) -> Shared:
+    return Shared(competition_id, id_col, columns, numbers=columns)
+
+
 GRADERS = {
-    "audio/easy": Shared("mlsp-2013-birds", "Id", ("Probability",)),
-    "audio/medium": Shared("tensorflow-speech-recognition-challenge", "fname", ("label",)),
-    "image/easy": Shared("denoising-dirty-documents", "id", ("value",)),
-    "image/medium": Shared("statoil-iceberg-classifier-challenge", "id", ("is_iceberg",)),
+    "audio/easy": _numeric("mlsp-2013-birds", "Id", "Probability"),
+    "audio/medium": Shared(
+        "tensorflow-speech-recognition-challenge", "fname", ("label",), labels=("label",)
+    ),
+    "image/easy": _numeric("denoising-dirty-documents", "id", "value"),
+    "image/medium": _numeric("statoil-iceberg-classifier-challenge", "id", "is_iceberg"),
     "multimodal/easy": Shared("multi-modal-gesture-recognition", "Id", ("Sequence",)),
-    "tabular/easy": Shared("new-york-city-taxi-fare-prediction", "key", ("fare_amount",)),
-    "tabular/hard": Shared("stanford-covid-vaccine", "id_seqpos", COVID),
+    "tabular/easy": _numeric("new-york-city-taxi-fare-prediction", "key", "fare_amount"),
+    "tabular/hard": Shared("stanford-covid-vaccine", "id_seqpos", COVID, numbers=COVID_SCORED),
     "text/easy": Shared("text-normalization-challenge-english-language", "id", ("after",)),
-    "text/medium": Shared("lmsys-chatbot-arena", "id", LMSYS),
+    "text/medium": _numeric("lmsys-chatbot-arena", "id", *LMSYS),
 }

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from bench_adapters.tam import camera, metrics
-from bench_adapters.tam.graders.common import Invalid, aligned, finite_numbers, read_table
+from bench_adapters.tam.graders.common import Invalid, aligned, read_table
 
 
 def birdcall(submission: Path, answers: Path) -> float:
@@ -53,8 +53,8 @@ def plant_traits(submission: Path, answers: Path) -> float:
     image. Score: the mean over the six traits of R², each clipped at 0 (upstream's reading of
     the spec's "only R² > 0 are considered"). Rows may come in any order (upstream: the test
     file's order)."""
-    sub, truth = aligned(read_table(submission), read_table(answers), "id", TRAITS)
-    predicted = finite_numbers(sub, TRAITS)
+    sub, truth = aligned(read_table(submission), read_table(answers), "id", TRAITS, numbers=TRAITS)
+    predicted = sub[TRAITS].to_numpy(dtype=float)
     return metrics.clipped_mean_r2(truth[TRAITS].to_numpy(dtype=float), predicted)
 
 
@@ -62,6 +62,7 @@ TOP_MISCONCEPTIONS = 25
 
 
 def _misconception_ids(cell: object) -> list[str]:
+    """A blank cell predicts nothing; otherwise up to 25 integers (``7`` and ``7.0`` alike)."""
     if pd.isna(cell):  # type: ignore[call-overload]
         return []
     parts = str(cell).split()
@@ -70,9 +71,12 @@ def _misconception_ids(cell: object) -> list[str]:
             f"at most {TOP_MISCONCEPTIONS} MisconceptionId values per row, got {len(parts)}"
         )
     try:
-        return [str(int(float(p))) if float(p).is_integer() else p for p in parts]
+        values: list[float] | None = [float(p) for p in parts]
     except ValueError:
-        raise Invalid(f"MisconceptionId must be space-separated integers, got {cell!r}") from None
+        values = None
+    if values is None or not all(v.is_integer() for v in values):  # inf and nan are not
+        raise Invalid(f"MisconceptionId must be space-separated integers, got {cell!r}")
+    return [str(int(v)) for v in values]
 
 
 def misconceptions(submission: Path, answers: Path) -> float:
@@ -96,10 +100,13 @@ POSE_COLUMNS = ["dataset", "scene", "rotation_matrix", "translation_vector"]
 
 
 def _parse_vectors(column: pd.Series, size: int, name: str) -> np.ndarray:
-    """``"a;b;c"`` cells -> ``(n, size)`` floats; ``nan`` (anywhere) leaves the row unposed."""
+    """``"a;b;c"`` cells -> ``(n, size)`` floats. A ``nan`` anywhere, a lone ``nan`` or a blank
+    cell leaves the row unposed (the spec writes ``nan`` for an unregistered image)."""
     out = np.full((len(column), size), np.nan)
-    for i, cell in enumerate(column.astype(str)):
-        parts = cell.split(";")
+    for i, cell in enumerate(column):
+        if pd.isna(cell) or str(cell).strip().lower() in ("", "nan"):
+            continue
+        parts = str(cell).split(";")
         if len(parts) != size:
             raise Invalid(f"{name} needs {size} ';'-separated numbers, got {cell!r} (row {i + 1})")
         try:

@@ -3,9 +3,10 @@
 ``make_prepared(task_id, data_dir)`` writes ``<data_dir>/<modality>/<difficulty>/prepared/``
 with ``public/`` (the files an agent reads, named and shaped as the competition's: CSV, JSON,
 JSON lines, TXT, WAV, PNG, ZIP) and ``private/`` (the answers in the shape the task's grader
-reads), plus ``synthetic.json``, which marks the folder as synthetic. Values are invented but
-carry signal for the tabular and text tasks (a model beats the sample submission); media files
-are tiny. ``write_gold(task_id, prepared, path)`` writes the answers in submission form.
+reads; mode 0700, so that only its owner, the harness, reads them), plus ``synthetic.json``,
+which marks the folder as synthetic. Values are invented but carry signal for the tabular and
+text tasks (a model beats the sample submission); media files are tiny.
+``write_gold(task_id, prepared, path)`` writes the answers in submission form.
 
 Differences from the real data, all of scale or codec: fewer rows, files and pixels; audio is
 WAV where a competition shipped MP3 (audio/hard); multimodal/easy's ZIPs hold a skeleton CSV
@@ -62,6 +63,7 @@ def make_prepared(task_id: str, data_dir: Path, seed: int = 0, *, overwrite: boo
     public, private = prepared / "public", prepared / "private"
     public.mkdir(parents=True)
     private.mkdir(parents=True)
+    private.chmod(0o700)  # whatever the umask: the agent user never reads the answers
     writers[task_id](public, private, np.random.default_rng(seed))
     (prepared / MARKER).write_text(json.dumps({"task": f"tam/{task_id}", "seed": seed}) + "\n")
     return prepared

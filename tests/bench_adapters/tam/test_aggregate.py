@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -81,6 +82,16 @@ def test_with_the_split_missing_tasks_count_as_failed() -> None:
     assert full["made_submission_pct"] == pytest.approx(100 / 18)
     assert full["average_rank"] == pytest.approx((0.2 + 17) / 18)
     assert full["constraint_pass_pct"] == pytest.approx(80.0 / 18)
+
+
+def test_with_the_split_missing_tasks_count_as_unjudged_unless_some_task_was_judged() -> None:
+    ok: dict[str, Any] = {"made_submission": True, "valid_submission": True, "rank_pct": 0.5}
+    unjudged = [{"task": "text/easy", **ok}, {"task": "text/medium", **ok, "constraint_pass": None}]
+    full = aggregate(unjudged, list(TASK_IDS))
+    assert full["constraint_pass_pct"] is None and len(full["missing"]) == 16
+    judged = [{"task": "text/easy", **ok, "constraint_pass": 0.5}, unjudged[1]]
+    # the judged grid's missing tasks fail their constraints; the unjudged task stays out
+    assert aggregate(judged, list(TASK_IDS))["constraint_pass_pct"] == pytest.approx(50 / 17)
 
 
 def test_weighted_rank_gives_every_modality_the_same_weight() -> None:

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from bench_adapters import resolve_task
-from bench_adapters.tam import constraints_of
+from bench_adapters.tam import TamTask, constraints_of
 from bench_adapters.tam.constraints import LOG_FILE, ConstraintVerdict, judge_constraints
 from bench_adapters.tam.synthetic import write_gold
+from scaffolds.messages import ModelError
 from scaffolds.replay import ReplayModel, ScriptedModel
 
 CODE = "import pandas as pd\ntrain = pd.read_csv('data/train.csv')\n# uses every feature\n"
@@ -86,15 +87,65 @@ def test_each_question_is_the_papers_prompt_on_the_final_code(tmp_path: Path) ->
     assert 'conservatively answer "No"' in first
 
 
-def test_invalid_verdicts_fail_with_their_reason(tmp_path: Path) -> None:
+def test_the_papers_two_line_text_reply_is_a_verdict_and_other_text_is_invalid(
+    tmp_path: Path,
+) -> None:
     code = tmp_path / "best_solution.py"
     code.write_text(CODE)
-    replies = iter([{"content": "Answer: Yes\nReason: fine"}] * 4)  # never the tool
-    model = ScriptedModel(lambda m, t: next(replies, None))
-    result = judge_constraints(["one", "two"], code, model, workers=1)
-    assert [v.valid for v in result.verdicts] == [False, False]
-    assert not any(v.passed for v in result.verdicts)
-    assert all("no verdict" in v.reason for v in result.verdicts)
+    replies = {
+        1: "Answer: Yes\nReason: fine",
+        2: "**Answer:** no\n**Reason:** it drops a feature",
+        3: "I think the code is fine.",  # neither a tool call, JSON nor the paper's lines
+        4: "Answer: maybe\nReason: unclear",
+    }
+    asked: list[int] = []
+
+    def policy(messages, tools):  # type: ignore[no-untyped-def]
+        index = next(i for i in replies if f"Constraint {i}:" in messages[0]["content"])
+        asked.append(index)
+        return {"content": replies[index]}
+
+    log = tmp_path / LOG_FILE
+    result = judge_constraints(
+        ["one", "two", "three", "four"], code, ScriptedModel(policy), log=log
+    )
+    assert [(v.valid, v.passed) for v in result.verdicts] == [
+        (True, True), (True, False), (False, False), (False, False),
+    ]  # fmt: skip
+    assert [v.reason for v in result.verdicts[:2]] == ["fine", "it drops a feature"]
+    assert all("no verdict" in v.reason for v in result.verdicts[2:])
+    assert sorted(asked) == [1, 2, 3, 3, 4, 4]  # an invalid reply is asked again, once
+    assert result.pass_rate == 0.25 and result.judge_error is None
+    again = judge_constraints(["one", "two"], code, ScriptedModel(lambda m, t: None), log=log)
+    assert all(v.cached and v.valid for v in again.verdicts)  # the text verdicts were logged
+
+
+def test_a_judge_outage_gives_no_pass_rate_but_an_error(tmp_path: Path) -> None:
+    code = tmp_path / "best_solution.py"
+    code.write_text(CODE)
+
+    def down(messages, tools):  # type: ignore[no-untyped-def]
+        raise ModelError("503 Service Unavailable")
+
+    items = constraints_of("text/medium")
+    result = judge_constraints(items, code, ScriptedModel(down), workers=2)
+    assert result.pass_rate is None and not any(v.valid for v in result.verdicts)
+    assert result.judge_error is not None and "\n" not in result.judge_error
+    assert "5 of 5 constraints" in result.judge_error and "503" in result.judge_error
+    assert result.to_dict()["constraint_pass"] is None
+
+    # one constraint lost to an error: still no pass rate, and a repeat asks only that one
+    def flaky(messages, tools):  # type: ignore[no-untyped-def]
+        if "Constraint 2:" in messages[0]["content"]:
+            raise ModelError("timed out")
+        return verdict("Yes")
+
+    log = tmp_path / LOG_FILE
+    partial = judge_constraints(items, code, ScriptedModel(flaky), log=log)
+    assert partial.pass_rate is None and "1 of 5 constraints" in str(partial.judge_error)
+    mended = judge_constraints(items, code, ScriptedModel(lambda m, t: verdict("No")), log=log)
+    assert mended.judge_error is None and mended.pass_rate == pytest.approx(4 / 5)
+    assert [v.cached for v in mended.verdicts] == [True, False, True, True, True]
 
 
 def test_no_final_code_fails_every_constraint_without_a_call(tmp_path: Path) -> None:
@@ -130,6 +181,23 @@ def test_grade_with_a_judge_model_reports_constraint_pass(tam_data: Path, agent_
     assert all("no best_solution.py" in c["reason"] for c in missing["constraints"])
 
 
+def test_grade_during_a_judge_outage_has_no_constraint_pass(tam_data: Path, agent_dir: Any) -> None:
+    run = agent_dir("tam-outage-")
+    task = resolve_task("tam/text/medium", data_dir=tam_data)
+    assert isinstance(task, TamTask)
+    submission = write_gold("text/medium", task.prepared_dir, run / "submission" / "submission.csv")
+    (run / "best_solution.py").write_text(CODE)
+    silent = cassette(run / "judge.jsonl", [])  # the replayed judge has nothing to say
+    judged = resolve_task("tam/text/medium", data_dir=tam_data, judge_model=f"replay:{silent}")
+    report = judged.grade(submission)
+    assert report["valid_submission"] and report["constraint_pass"] is None
+    assert "5 of 5 constraints" in report["judge_error"]
+    assert all(not c["valid"] for c in report["constraints"])
+    gone = resolve_task("tam/text/medium", data_dir=tam_data, judge_model="replay:/no/such.jsonl")
+    report = gone.grade(submission)
+    assert report["constraint_pass"] is None and "no judge model" in report["judge_error"]
+
+
 def test_constraints_command_prints_verdicts_and_the_pass_rate(run_cli_tam, tmp_path: Path) -> None:
     code = tmp_path / "best_solution.py"
     code.write_text(CODE)
@@ -143,3 +211,10 @@ def test_constraints_command_prints_verdicts_and_the_pass_rate(run_cli_tam, tmp_
     as_json = run_cli_tam("constraints", "--task", "tabular/easy", "--code", str(code),
                           "--judge-model", f"replay:{judge}", "--json")  # fmt: skip
     assert json.loads(as_json.stdout)["total"] == 5
+
+    silent = cassette(tmp_path / "silent.jsonl", [])
+    down = run_cli_tam("constraints", "--task", "tabular/easy", "--code", str(code),
+                       "--judge-model", f"replay:{silent}")  # fmt: skip
+    assert down.returncode == 1 and down.stdout == ""
+    (line,) = down.stderr.splitlines()
+    assert line.startswith("error: ") and "5 of 5 constraints" in line

@@ -81,14 +81,19 @@ def test_the_log_base_moves_only_the_participant_term() -> None:
         assert e.score - ten.score == pytest.approx(e.participant_term - ten.participant_term)
         assert (e.norm_mean, e.norm_best) == (ten.norm_mean, ten.norm_best)
     agree = sum(r.agrees for r in difficulties(options=Options(log_base=math.e)))
-    assert agree == 11  # FACTS.md reports 12/18 for the natural log; see the report
+    assert agree == 11  # FACTS.md reports 12/18 for the natural log: not reproduced
 
 
 def test_trimming_removes_the_outliers_that_squash_norm_mean() -> None:
     plain, trimmed = difficulty("tabular/easy"), difficulty("tabular/easy", Options(trim=3.0))
     assert plain.norm_mean < 1e-3  # one fare of 24,987,861 against a median of 3.6
     assert trimmed.norm_mean > 0.1 and trimmed.participants == plain.participants == 1485
-    assert sum(r.agrees for r in difficulties(options=Options(trim=3.0))) == 6  # FACTS.md: 11
+    # FACTS.md reports 11/18 with 3-IQR trimming: not reproduced with Tukey's fences
+    assert sum(r.agrees for r in difficulties(options=Options(trim=3.0))) == 6
+    both = Options(range="metric", trim=3.0)
+    assert sum(r.agrees for r in difficulties(options=both)) == 10
+    every = Options(range="metric", trim=3.0, log_base=math.e)
+    assert sum(r.agrees for r in difficulties(options=every)) == 9
 
 
 def test_levels_bins_and_one_task() -> None:

@@ -103,6 +103,49 @@ def test_malformed_tables_are_invalid_with_a_reason(
     invalid(t, folder, "does not exist")
 
 
+# One cell of row 2 made blank, text or infinite where the grader reads a number, or blank where
+# it reads a label: (column, values, what the message says). text/easy's "after" is any text.
+BAD_CELLS = {
+    "audio/easy": ("Probability", ["", "nan", "abc", "inf"], "data row 2"),
+    "audio/medium": ("label", ["", "nan"], "data row 2"),
+    "audio/hard": ("birds", [""], "nocall"),
+    "image/easy": ("value", ["", "abc", "inf"], "data row 2"),
+    "image/medium": ("is_iceberg", ["", "abc", "-inf"], "data row 2"),
+    "image/hard": ("rotation_matrix", ["abc", "inf", "1;2;x;4;5;6;7;8;9"], "rotation_matrix"),
+    "multimodal/easy": ("Sequence", ["abc"], "Sequence"),
+    "multimodal/hard": ("X4", ["", "abc", "inf"], "data row 2"),
+    "tabular/easy": ("fare_amount", ["", "nan", "abc", "inf", "-inf"], "data row 2"),
+    "tabular/medium": ("class", [""], "class"),
+    "tabular/hard": ("reactivity", ["", "x", "inf"], "data row 2"),
+    "text/hard": ("MisconceptionId", ["abc", "inf", "1.5"], "integers"),
+    "text/medium": ("winner_tie", ["", "abc", "inf"], "data row 2"),
+}
+
+
+@pytest.mark.parametrize("task_id", sorted(BAD_CELLS))
+def test_blank_text_or_infinite_cells_are_invalid_naming_the_column(
+    tam_data: Path, task_id: str, tmp_path: Path
+) -> None:
+    t = task(tam_data, task_id)
+    frame = pd.read_csv(gold(tam_data, task_id, tmp_path), dtype=str, keep_default_na=False)
+    column, values, fragment = BAD_CELLS[task_id]
+    path = tmp_path / "submission.csv"
+    for value in values:
+        frame.assign(
+            **{column: [value if i == 1 else v for i, v in enumerate(frame[column])]}
+        ).to_csv(path, index=False)
+        message = invalid(t, path, fragment)
+        assert column in message and "\n" not in message, (value, message)
+
+
+def test_a_label_column_of_numbers_is_graded_as_text(tam_data: Path, tmp_path: Path) -> None:
+    t = task(tam_data, "audio/medium")  # upstream's accuracy mixed str and int and raised
+    frame = pd.read_csv(gold(tam_data, "audio/medium", tmp_path), dtype=str)
+    path = tmp_path / "submission.csv"
+    frame.assign(label="1").to_csv(path, index=False)
+    assert t.grade(path)["score"] == 0.0
+
+
 @pytest.mark.parametrize("task_id", CSV_TASKS)
 def test_rows_may_come_in_any_order(tam_data: Path, task_id: str, tmp_path: Path) -> None:
     t = task(tam_data, task_id)
@@ -142,6 +185,8 @@ def test_graph_easy_scores_are_the_likelihood_of_an_incorrect_assignment(
     invalid(t, write_json(tmp_path / "no-author.json", dict(list(right.items())[1:])), "missing")
     text = {**right, author: {p: "high" for p in papers}}
     invalid(t, write_json(tmp_path / "text.json", text), "expected a number")
+    infinite = {**right, author: dict.fromkeys(papers, float("inf"))}  # JSON's Infinity
+    invalid(t, write_json(tmp_path / "infinite.json", infinite), "not a finite number")
     invalid(t, write_json(tmp_path / "list.json", [1, 2]), "JSON object")
     (tmp_path / "broken.json").write_text("{")
     invalid(t, tmp_path / "broken.json", "not a JSON file")
@@ -249,7 +294,7 @@ def test_multimodal_hard_clips_each_r2_at_zero(tam_data: Path, tmp_path: Path) -
     bad.to_csv(path, index=False)
     assert t.grade(path)["score"] == round(5 / 6, 5)  # scores are rounded to 5 decimals
     truth.assign(X11="n/a").to_csv(path, index=False)
-    invalid(t, path, "not finite numbers")
+    invalid(t, path, "X11 must be a finite number on every row; data row 1")
 
 
 def test_image_hard_registers_centres_up_to_a_similarity_and_counts_nan_as_missed(
@@ -279,6 +324,13 @@ def test_image_hard_registers_centres_up_to_a_similarity_and_counts_nan_as_misse
     moved.loc[church, "rotation_matrix"] = nan
     moved.to_csv(path, index=False)
     assert t.grade(path)["score"] == pytest.approx((0.5 + 1.0) / 2)  # church, then lizard's 2
+    for unregistered in ("nan", ""):  # a lone nan, as the spec writes it, or a blank cell
+        moved.loc[church, "rotation_matrix"] = unregistered
+        moved.to_csv(path, index=False)
+        assert t.grade(path)["score"] == pytest.approx((0.5 + 1.0) / 2), unregistered
+    moved.loc[church, "translation_vector"] = "nan"
+    moved.to_csv(path, index=False)
+    assert t.grade(path)["score"] == pytest.approx((0.5 + 1.0) / 2)
     moved.assign(translation_vector="1;2").to_csv(path, index=False)
     invalid(t, path, "3 ';'-separated")
     moved.assign(scene="elsewhere").to_csv(path, index=False)

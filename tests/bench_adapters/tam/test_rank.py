@@ -64,3 +64,12 @@ def test_rank_command_prints_json(run_cli_tam) -> None:
     assert json.loads(result.stdout) == {"rank": 2, "participants": 59, "rank_pct": 2 / 59}
     bad = run_cli_tam("rank", "--task", "tam/graph/nope", "--score", "1")
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "not a TAM task" in bad.stderr
+
+
+def test_rank_command_takes_a_negative_score_in_either_form(run_cli_tam) -> None:
+    # multimodal/hard's board ends at -3.0e40 (row 398): -7.6e8 ranks just above it
+    for argv in (["--score", "-7.6e8"], ["--score=-7.6e8"]):
+        result = run_cli_tam("rank", "--task", "tam/multimodal/hard", *argv)
+        assert result.returncode == 0, (argv, result.stderr)
+        assert json.loads(result.stdout)["rank"] == 397
+    assert "--score=-7.6e8" in run_cli_tam("rank", "--help").stdout
