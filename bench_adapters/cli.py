@@ -28,8 +28,9 @@ EXAMPLES = """examples:
   python -m bench_adapters grade-jsonl --submissions runs.jsonl --out reports/
   python -m bench_adapters instructions --task demo/digits-image --time-limit 2h --max-steps 50
 
-exit codes: 0 success (for validate: valid), 1 invalid submission (validate only),
-            2 bad input: unknown task, unprepared data, unreadable file, bad arguments"""
+exit codes: 0 success (for validate: valid), 1 invalid submission (validate), or the judge
+            model failed (grade: the report has judge_error; rerun to finish), 2 bad input:
+            unknown task, unprepared data, unreadable file, bad arguments"""
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -213,7 +214,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
-    _print_json(_resolve(args.task, args).grade(args.submission))
+    report = _resolve(args.task, args).grade(args.submission)
+    _print_json(report)
+    if report.get("judge_error"):  # an outage is no grade: say so, and let a rerun finish it
+        print(f"error: {report['judge_error']}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -197,6 +197,12 @@ def test_grade_during_a_judge_outage_has_no_constraint_pass(tam_data: Path, agen
     report = gone.grade(submission)
     assert report["constraint_pass"] is None and "no judge model" in report["judge_error"]
 
+    from bench_adapters.cli import main as bench_cli
+
+    argv = ["grade", "--task", "tam/text/medium", "--submission", str(submission),
+            "--data-dir", str(tam_data), "--judge-model", "replay:/no/such.jsonl"]  # fmt: skip
+    assert bench_cli(argv) == 1  # an outage is no grade, and the command says so
+
 
 def test_constraints_command_prints_verdicts_and_the_pass_rate(run_cli_tam, tmp_path: Path) -> None:
     code = tmp_path / "best_solution.py"
