@@ -13,7 +13,9 @@ shape), ``score`` (= ``normalized_reward``), ``code_dev_score``, breakdowns by t
 fine-grained category, and what the judge cost. ``valid_submission`` says whether the
 submission folder exists and holds ``reproduce.sh``. Without a judge model the report says it is
 ungraded (``graded: False`` with the reason and the rubric's leaf counts); that is never an
-error. A missing submission folder scores 0 on every leaf without asking the judge.
+error. A missing submission folder scores 0 on every leaf without asking the judge. A leaf the
+judge model failed on (an outage, not a verdict) leaves the report without a score, and
+``judge_error`` says how many; a rerun asks only those leaves (the judge log has the rest).
 """
 
 from __future__ import annotations
@@ -123,13 +125,22 @@ def grade_rubric(
         grades = [LeafGrade(0.0, True, NO_SUBMISSION, {"asked": False})] * len(rubric.leaves())
     tree = graded_tree(rubric, grades)
     summary = summarize(tree)
+    failed = sum(1 for g in grades if (g.judge_metadata or {}).get("model_error"))
+    # an outage is no judgement of the work: no score until a rerun asks those leaves again
+    score = None if failed else summary["score"]
     return {
         "format_version": FORMAT_VERSION,
         "benchmark": "paperbench",
         "paper_id": paper_dir.name,
         "graded": True,
-        "score": summary["score"],
-        "normalized_reward": summary["score"],
+        "score": score,
+        "normalized_reward": score,
+        "judge_error": (
+            f"the judge model failed on {failed} of {len(grades)} leaves (no score; grading "
+            "again asks only those, the judge log has the rest)"
+            if failed
+            else None
+        ),
         "code_dev_score": summary["code_dev_score"],
         "valid_submission": valid,
         "code_dev": options.code_dev,

@@ -220,6 +220,7 @@ class _Plan:
             "ranking": self.ranking,
             "usage": usage.to_dict(),
             "error": answer.error if not answer.valid else None,
+            "model_error": answer.model_error,
         }
         verdict = answer.verdict
         if not answer.valid or verdict is None:

@@ -51,12 +51,18 @@ def test_malformed_verdicts_score_zero_and_are_marked_invalid(case: tuple[Path, 
     assert report["graded_tree"]["valid_score"] is False
 
 
-def test_a_failing_model_is_an_invalid_verdict_per_leaf(case: tuple[Path, Path]) -> None:
+def test_a_failing_model_is_an_invalid_verdict_per_leaf_and_no_score(
+    case: tuple[Path, Path],
+) -> None:
     paper, submission = case
     dead = ScriptedModel(lambda messages, tools: None, name="dead")  # every call raises
     report = grade_paper(paper, submission, REPRODUCE_LOG, CHANGED, GradingOptions(), dead)
-    assert report["score"] == 0.0 and report["judge"]["leaves_invalid"] == 4
+    assert report["score"] is None and report["normalized_reward"] is None
+    assert report["judge"]["leaves_invalid"] == 4 and "4 of 4 leaves" in report["judge_error"]
     assert all("model error" in leaf["explanation"] for leaf in leaves_of(report).values())
+    judge = Recorder(grade=REPLIES.__getitem__)  # malformed verdicts are judgements: a score
+    report = grade_paper(paper, submission, REPRODUCE_LOG, CHANGED, GradingOptions(), judge.model)
+    assert report["judge_error"] is None and report["score"] == 1 / 3 * 0.5
 
 
 def test_the_cost_cap_stops_new_questions(case: tuple[Path, Path]) -> None:
