@@ -38,7 +38,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         Path(tmp).chmod(0o711)  # the agent user must be able to pass through to its workspace
         workspace = Workspace.create(Path(tmp) / "ws")
-        sandbox = Sandbox.create(workspace)
+        sandbox = Sandbox.create(workspace, gpu=True)
         print("sandbox:", sandbox.note)
         started = time.monotonic()
         with PythonKernel(sandbox, cwd=workspace.root) as kernel:

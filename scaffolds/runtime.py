@@ -50,14 +50,16 @@ def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-.") or "x"
 
 
-def placement() -> dict[str, Any]:
+def placement(run_dir: Path) -> dict[str, Any]:
     """Where this process runs: its node (the grid's name for it, ``SCAFFOLDS_NODE``, else the
-    host name) and the GPUs it may use (``CUDA_VISIBLE_DEVICES``; None when unrestricted). A
-    resumed run's record holds the latest; each ``start`` event, every one."""
+    host name), the GPUs it may use (``CUDA_VISIBLE_DEVICES``; None when unrestricted) and the
+    run folder it works in (on a Ray worker, the worker's copy). A resumed run's record holds
+    the latest; each ``start`` event, every one (the monitors protect each of them)."""
     return {
         "node": os.environ.get("SCAFFOLDS_NODE") or socket.gethostname(),
         "node_id": os.environ.get("SCAFFOLDS_NODE_ID"),
         "cuda_visible_devices": os.environ.get("CUDA_VISIBLE_DEVICES"),
+        "run_dir": str(run_dir.absolute()),
     }
 
 
@@ -230,6 +232,16 @@ def ungraded(config: RunConfig, submission: Path) -> dict[str, Any]:
     return {"graded": False, "reason": "ended with --grade-later", "grade_command": command}
 
 
+def sees_gpu(task: str) -> bool:
+    """Whether the run's sandbox gets the GPU device nodes: the GPUs a grid assigned it
+    (``CUDA_VISIBLE_DEVICES``, empty for a run that needs none), else whether its task needs
+    one (``scaffolds.grid.plan.needs_gpu``)."""
+    from scaffolds.grid.plan import needs_gpu
+
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    return bool(visible.strip()) if visible is not None else needs_gpu(task)
+
+
 def discard_unstarted(run_dir: Path, created: bool) -> None:
     """Remove what a fresh run's failed set-up made: its workspace and empty trajectory, and
     the run folder itself when this call created it."""
@@ -301,11 +313,13 @@ def open_run(
             if resumed and ws_root.exists()
             else Workspace.create(ws_root, task.public_dir)
         )
+        gpu = sees_gpu(config.task)
         sandbox = Sandbox.create(
             workspace,
             agent_user=config.agent_user,
             backend=config.sandbox,
             network=config.agent_network,
+            gpu=gpu,
         )
         exposed = guard_private(config, task, sandbox, run_dir)
         if start_kernel:
@@ -343,12 +357,12 @@ def open_run(
         isolation=sandbox.note,
         sandbox=sandbox.describe(),
         answers_exposed=exposed,
-        placement=placement(),
+        placement=placement(run_dir),
     )
     record.event("start", resumed=resumed, scaffold=scaffold, task=config.task, model=model.name,
                  placement=record.summary["placement"])  # fmt: skip
     return Run(config, scaffold, run_dir, task, record, budget, session, rng, workspace, sandbox, kernel,
-               hardware_line(), resumed)  # fmt: skip
+               hardware_line() if gpu else "a CPU", resumed)  # fmt: skip
 
 
 class Scaffold(Protocol):

@@ -93,20 +93,30 @@ def _python_version(python: str) -> str | None:
     return match.group(1) if match else None
 
 
-def pip_environment(workspace: Workspace, python: str) -> dict[str, str]:
+def pip_site(workspace: Workspace, python: str) -> Path | None:
+    """The site-packages folder under ``<workspace>/.pydeps`` for ``python``'s version (None
+    when it cannot be told without running it)."""
+    version = _python_version(python)
+    if version is None:
+        return None
+    return workspace.root / PIP_DIR / "lib" / f"python{version}" / "site-packages"
+
+
+def pip_environment(workspace: Workspace, python: str, make: bool = True) -> dict[str, str]:
     """Variables sending ``pip install`` to ``<workspace>/.pydeps``, importable and on PATH.
 
-    Creates the site-packages folder now, so that a running kernel finds what is installed
-    later (Python skips a ``sys.path`` folder that was missing when it first looked)."""
+    The site-packages folder must exist before the kernel starts (Python skips a ``sys.path``
+    folder that was missing when it first looked): it is made here, unless ``make`` is False
+    (a root harness makes it with ``tools.ownership``, which never follows the agent's links)."""
     prefix = workspace.root / PIP_DIR
     env = {
         "PIP_PREFIX": str(prefix),
         "PIP_DISABLE_PIP_VERSION_CHECK": "1",
         "PATH": f"{prefix / 'bin'}:{Path(python).parent}:{_SYSTEM_PATH}",
     }
-    version = _python_version(python)
-    if version:
-        site = prefix / "lib" / f"python{version}" / "site-packages"
-        site.mkdir(parents=True, exist_ok=True)
+    site = pip_site(workspace, python)
+    if site is not None:
+        if make:
+            site.mkdir(parents=True, exist_ok=True)
         env["PYTHONPATH"] = str(site)
     return env

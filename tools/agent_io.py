@@ -26,12 +26,12 @@ _WRITE_SCRIPT = 'mkdir -p -- "$(dirname -- "$1")" && cat > "$1"'
 class RunsAsAgent(Protocol):
     env: dict[str, str]
 
-    def popen_args(self, argv: Sequence[str]) -> list[str]: ...
+    def popen_args(self, argv: Sequence[str], cwd: str | None = None) -> list[str]: ...
 
 
 def _argv(box: RunsAsAgent, argv: Sequence[str], timeout_s: float) -> list[str]:
     seconds = f"{max(1.0, timeout_s):.0f}"
-    return box.popen_args(["timeout", "--signal=KILL", seconds, *argv])
+    return box.popen_args(["timeout", "--signal=KILL", seconds, *argv], cwd="/")
 
 
 def _reason(proc_returncode: int, stderr: str | bytes) -> str:

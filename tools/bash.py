@@ -37,7 +37,7 @@ def run_bash(
     """
     started = time.monotonic()
     proc = subprocess.Popen(
-        sandbox.popen_args(["bash", "-c", command]),
+        sandbox.popen_args(["bash", "-c", command], cwd=cwd),
         cwd=cwd,
         env=sandbox.env,
         stdin=subprocess.DEVNULL,

@@ -9,6 +9,7 @@ there those paths are normally absent, so the check passes unless one lies insid
 from __future__ import annotations
 
 import json
+import logging
 import os
 import subprocess
 from collections.abc import Sequence
@@ -16,24 +17,44 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol
 
+MAX_NAMED_FILES = 100_000
+"""Files of one private path probed by name; past this, only what the agent can list is."""
 _FIRST_READABLE = r"""
 import json, os, sys
-found = []
-for top in sys.argv[1:]:
-    hit = None
-    if os.path.isfile(top):
-        hit = top if os.access(top, os.R_OK) else None
-    for root, dirs, files in os.walk(top):
-        hit = next((p for p in (os.path.join(root, f) for f in files)
-                    if os.path.isfile(p) and os.access(p, os.R_OK)), None)
-        if hit:
-            break
-    found.append(hit)
-print(json.dumps(found))
+searchable = {}
+
+def opens(path):
+    folder = os.path.dirname(path)
+    if folder not in searchable:  # one check per folder: a closed one shuts out all its files
+        searchable[folder] = os.access(folder, os.X_OK)
+    if not searchable[folder] or not os.path.isfile(path):
+        return False
+    try:
+        os.close(os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY))
+    except OSError:
+        return False
+    return True
+
+def first(paths):
+    for top in paths:
+        if not os.path.isdir(top):
+            if opens(top):
+                return top
+            continue
+        for root, dirs, files in os.walk(top):
+            hit = next((p for p in (os.path.join(root, f) for f in files) if opens(p)), None)
+            if hit:
+                return hit
+    return None
+
+print(json.dumps([first(paths) for paths in json.load(sys.stdin)]))
 """
-"""Run as the agent: for each path given, the first file under it the agent can read, or null."""
+"""Run as the agent, reading a JSON list of path lists from stdin: for each list, the first
+file the agent can open for reading, either a file named in it or one found by walking a folder
+named in it (what the agent can list), or null."""
 
 Kind = Literal["private", "other run"]
+log = logging.getLogger(__name__)
 
 
 class RunsAsAgent(Protocol):
@@ -84,21 +105,24 @@ def readable_by_agent(
     timeout_s: float = 120.0,
 ) -> list[Exposure]:
     """The files under ``private`` (answers, labels, rubrics) or ``other_runs`` that the agent
-    can read, at most one per path given. Each other run's folder is probed through its
-    entries, since a folder the agent may traverse but not list still hands over any file
-    whose name it guesses (``run.json``, ``submission/submission.csv``)."""
-    tops: list[tuple[Path, Path, Kind]] = [(Path(p), Path(p), "private") for p in private]
+    can read, at most one per path given. A folder the agent may enter but not list (mode
+    0711) still hands over every file whose name it knows or guesses (``test.csv``,
+    ``run.json``), so the agent is given the names: each private file as found by the harness
+    (up to ``MAX_NAMED_FILES`` per path), and each entry of another run's folder."""
+    groups: list[tuple[list[str], Path, Kind]] = []
+    for top in map(Path, private):
+        groups.append(([*_named_files(top), str(top)], top, "private"))
     for run in map(Path, other_runs):
         entries = sorted(run.iterdir()) if run.is_dir() else []
-        tops += [(entry, run, "other run") for entry in [run, *entries]]
-    if not tops:
+        groups.append(([str(p) for p in [run, *entries]], run, "other run"))
+    if not groups:
         return []
-    argv = [box.agent_python, "-I", "-S", "-c", _FIRST_READABLE, *(str(t[0]) for t in tops)]
+    argv = [box.agent_python, "-I", "-S", "-c", _FIRST_READABLE]
     proc = subprocess.run(
         box.popen_args(argv),
         env=box.env,
         cwd="/",
-        stdin=subprocess.DEVNULL,
+        input=json.dumps([paths for paths, _, _ in groups]),
         capture_output=True,
         text=True,
         timeout=timeout_s,
@@ -111,10 +135,28 @@ def readable_by_agent(
         )
     hits = json.loads(proc.stdout)
     found: dict[Path, Exposure] = {}
-    for (_, under, kind), hit in zip(tops, hits, strict=True):
+    for (_, under, kind), hit in zip(groups, hits, strict=True):
         if hit and under not in found:
             found[under] = Exposure(Path(hit), under, kind, _fix(under, kind, box.gid))
     return list(found.values())
+
+
+def _named_files(top: Path) -> list[str]:
+    """The files under the folder ``top`` as the harness sees them (links included, not
+    followed), at most ``MAX_NAMED_FILES``; none when ``top`` is not a folder."""
+    names: list[str] = []
+    for root, _, files in os.walk(top):
+        names += (os.path.join(root, f) for f in sorted(files))
+        if len(names) >= MAX_NAMED_FILES:
+            log.warning(
+                "%s holds more than %d files: the agent was asked about the first %d by name, "
+                "the rest only where it can list their folders",
+                top,
+                MAX_NAMED_FILES,
+                MAX_NAMED_FILES,
+            )
+            return names[:MAX_NAMED_FILES]
+    return names
 
 
 def sibling_runs(run_dir: Path) -> list[Path]:

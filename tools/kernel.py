@@ -40,8 +40,8 @@ _SIGNAL_HINTS = {
 
 
 class _AgentKernelManager(KernelManager):  # type: ignore[misc]
-    """Launches a given kernel command (no kernelspec lookup) and gives the agent user its
-    connection file."""
+    """Launches a given kernel command (no kernelspec lookup) and lets the agent user read its
+    connection file (root's, so agent code can neither corrupt it nor swap it for a link)."""
 
     def setup(self, spec: KernelSpec, sandbox: Sandbox) -> None:
         self._agent_spec, self._sandbox = spec, sandbox
@@ -52,7 +52,7 @@ class _AgentKernelManager(KernelManager):  # type: ignore[misc]
 
     def write_connection_file(self, **kwargs: Any) -> None:
         super().write_connection_file(**kwargs)
-        self._sandbox.give_to_agent(Path(self.connection_file))
+        self._sandbox.let_agent_read(Path(self.connection_file))
 
 
 class PythonKernel:
@@ -97,9 +97,13 @@ class PythonKernel:
             language="python",
             interrupt_mode="signal",
         )
+        sockets = {}  # ipc sockets go to the one folder the kernel may write in
+        if self.sandbox.kernel_transport == "ipc":
+            sockets["ip"] = str(self._runtime / "ipc" / "kernel")
         km = _AgentKernelManager(
             connection_file=str(self._runtime / "kernel.json"),
             transport=self.sandbox.kernel_transport,
+            **sockets,
         )
         km.setup(spec, self.sandbox)
         self._km = km

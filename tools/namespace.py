@@ -6,13 +6,10 @@ rubrics, other runs, the harness's source tree and ``/root`` are simply not ther
 process keeps the sandbox alive for the whole run; it ends, and the kernel kills everything in
 it, when the harness closes the sandbox or dies (the holder reads a pipe only the harness holds).
 
-Every agent process (kernel, bash, file tools, reproduction scripts) enters that one sandbox:
-``sh`` notes the caller's working directory, ``nsenter`` joins the namespaces through file
-descriptors the harness holds (so a recycled PID can never redirect it), ``setpriv`` becomes
-the agent user, and ``env -C`` returns to that directory inside the view. Processes therefore
-share one ``/tmp`` and one process table, and background jobs outlive the call that started
-them. The enter chain ignores SIGINT so that interrupting the kernel cannot kill the waiting
-``nsenter``; the agent's own program gets the default SIGINT back.
+Every agent process (kernel, bash, file tools, reproduction scripts) enters that one sandbox
+(``tools/enter.py``: ``nsenter`` through namespace descriptors the harness holds, then
+``setpriv``). Processes therefore share one ``/tmp`` and one process table, and background jobs
+outlive the call that started them.
 """
 
 from __future__ import annotations
@@ -22,7 +19,6 @@ import json
 import os
 import pwd
 import select
-import shlex
 import shutil
 import subprocess
 import tempfile
@@ -33,6 +29,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from tools.agent_env import interpreter_prefixes
+from tools.enter import SYSTEM_PATH, Entry, entry, nsenter_has_wdns
 from tools.sandbox import Sandbox
 from tools.view import (
     Mount,
@@ -47,7 +44,6 @@ from tools.workspace import Workspace
 
 BWRAP_ENV = "SCAFFOLDS_BWRAP"
 """The bwrap binary to use (default: ``bwrap`` on PATH); empty disables the namespace backend."""
-_SYSTEM_PATH = "/usr/sbin:/usr/bin:/sbin:/bin"
 _HOLDER = "echo ready; while read -t 1 -r _ || [ $? -gt 128 ]; do :; done"
 """PID 1 of the sandbox: it ends at end of file on its stdin (a pipe only the harness holds, so
 also when the harness dies), which makes the kernel kill every process in the sandbox; bash
@@ -101,7 +97,7 @@ def namespace_problem(bwrap: str) -> str | None:
     if os.geteuid() != 0:
         return "the harness is not root"
     for tool in ("nsenter", "setpriv"):
-        if shutil.which(tool, path=_SYSTEM_PATH) is None:
+        if shutil.which(tool, path=SYSTEM_PATH) is None:
             return f"{tool} (util-linux) is not installed"
     probe = [bwrap, "--unshare-pid", "--unshare-ipc", "--unshare-net", "--cap-drop", "ALL"]
     probe += bwrap_args(system_mounts() + device_mounts())
@@ -184,7 +180,7 @@ def start_holder(
             stdin=life_r,
             stdout=subprocess.PIPE,
             stderr=errors,
-            env={"PATH": _SYSTEM_PATH},
+            env={"PATH": SYSTEM_PATH},
             pass_fds=(args_r, info_w),
             start_new_session=True,
         )
@@ -208,41 +204,13 @@ def start_holder(
     return Holder(process, life_w, fds, control)
 
 
-def enter_script(holder: Holder, uid: int, gid: int, groups: Sequence[int]) -> str:
-    """The ``sh -c`` script that runs ``"$@"`` inside the sandbox as the agent, in the caller's
-    working directory (it must be inside the view)."""
-    me = os.getpid()
-    fd = holder.fds
-    nsenter = [shutil.which("nsenter", path=_SYSTEM_PATH) or "nsenter"]
-    nsenter += [f"--{ns}=/proc/{me}/fd/{fd[key]}" for ns, key in _ns_options(fd)]
-    nsenter += [f"--root=/proc/{me}/fd/{fd['root']}", f"--wd=/proc/{me}/fd/{fd['root']}"]
-    setpriv = [
-        "/usr/bin/setpriv",
-        f"--reuid={uid}",
-        f"--regid={gid}",
-        "--groups=" + ",".join(str(g) for g in groups) if groups else "--clear-groups",
-        "--inh-caps=-all",
-        "--bounding-set=-all",
-        "--no-new-privs",
-    ]
-    chain = " ".join(shlex.quote(a) for a in [*nsenter, "--", *setpriv, "--"])
-    return (
-        f"trap '' INT; cd -P . || exit 125; unset OLDPWD; "
-        f'exec {chain} /usr/bin/env --default-signal=INT -C "$PWD" -- "$@"'
-    )
-
-
-def _ns_options(fds: dict[str, int]) -> list[tuple[str, str]]:
-    names = {"mnt": "mount", "pid": "pid", "ipc": "ipc", "net": "net"}
-    return [(names[key], key) for key in fds if key in names]
-
-
 @dataclass
 class NamespaceSandbox(Sandbox):
     """The sandbox of one run, in its own namespaces. Build it with ``Sandbox.create``."""
 
     _holder: Holder | None = field(default=None, repr=False)
-    _enter: str = field(default="", repr=False)
+    _entry: Entry | None = field(default=None, repr=False)
+    _script: str = field(default="", repr=False)
     _finalize: weakref.finalize | None = field(default=None, repr=False)
     """Closes the holder when this object is collected or the interpreter exits."""
     kernel_transport: ClassVar[str] = "ipc"
@@ -256,7 +224,7 @@ class NamespaceSandbox(Sandbox):
         env: dict[str, str],
         account: pwd.struct_passwd,
         network: str,
-        gpu: bool | None,
+        gpu: bool,
     ) -> NamespaceSandbox:
         user, uid, gid, home = account.pw_name, account.pw_uid, account.pw_gid, account.pw_dir
         groups = os.getgrouplist(user, gid)
@@ -276,6 +244,7 @@ class NamespaceSandbox(Sandbox):
         except BaseException:
             shutil.rmtree(control, ignore_errors=True)
             raise
+        way_in = entry(holder.fds, uid, gid, groups)
         box = cls(
             workspace,
             python,
@@ -291,7 +260,8 @@ class NamespaceSandbox(Sandbox):
             gid=gid,
             network=network,
             _holder=holder,
-            _enter=enter_script(holder, uid, gid, groups),
+            _entry=way_in,
+            _script=way_in.script(),
         )
         box._finalize = weakref.finalize(box, holder.close)
         return box
@@ -300,17 +270,25 @@ class NamespaceSandbox(Sandbox):
     def backend(self) -> str:
         return "namespace"
 
-    def popen_args(self, argv: Sequence[str]) -> list[str]:
+    def popen_args(self, argv: Sequence[str], cwd: str | Path | None = None) -> list[str]:
         """``argv`` wrapped to run inside the sandbox as the agent, in the working directory
-        the caller gives ``Popen`` (which must be inside the view, e.g. the workspace)."""
-        if self._holder is None or not self._holder.alive():
+        the caller gives ``Popen`` (which must be inside the view, e.g. the workspace). Give it
+        here too (``cwd``) for a one-shot call: it then starts faster, and SIGINT is not
+        shielded (a kernel, which is interrupted through its process group, needs the shield)."""
+        if self._holder is None or not self._holder.alive() or self._entry is None:
             raise RuntimeError("the agent's namespace sandbox has ended")
-        return ["/bin/sh", "-c", self._enter, "sh", *argv]
+        if cwd is not None and nsenter_has_wdns(self._entry.nsenter[0]):
+            return self._entry.argv(argv, os.path.abspath(cwd))
+        return ["/bin/sh", "-c", self._script, "sh", *argv]
 
     def kernel_dir(self) -> Path:
+        """A new folder for one kernel, root's like the user-based one's, holding ``ipc/``,
+        the agent's, where the kernel makes its sockets."""
         assert self._holder is not None and self.uid is not None and self.gid is not None
         path = Path(tempfile.mkdtemp(prefix="k", dir=self._holder.control / "kernel"))
-        os.chown(path, self.uid, self.gid)
+        os.chmod(path, 0o711)
+        (path / "ipc").mkdir(mode=0o700)
+        os.chown(path / "ipc", self.uid, self.gid)
         return path
 
     def close(self) -> None:

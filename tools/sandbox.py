@@ -34,7 +34,9 @@ from tools.agent_env import (
     interpreter_prefixes,
     is_secret_name,
     pip_environment,
+    pip_site,
 )
+from tools.ownership import give_folders
 from tools.workspace import Workspace
 
 INSTALL_HINT = (
@@ -73,13 +75,6 @@ def ensure_user(name: str) -> pwd.struct_passwd:
         raise RuntimeError(
             f"could not create the agent user {name!r}: {proc.stderr.strip()}"
         ) from None
-
-
-def _chown_tree(path: Path, uid: int, gid: int) -> None:
-    os.chown(path, uid, gid)
-    for dirpath, dirnames, filenames in os.walk(path):
-        for name in dirnames + filenames:
-            os.lchown(os.path.join(dirpath, name), uid, gid)
 
 
 @functools.cache
@@ -126,22 +121,24 @@ class Sandbox:
         extra_env: Mapping[str, str] | None = None,
         backend: str = "auto",
         network: str = "on",
-        gpu: bool | None = None,
+        gpu: bool = False,
     ) -> Sandbox:
         """Prepare ``workspace`` for the agent and check that its Python can run.
 
         ``agent_python`` defaults to ``$SCAFFOLDS_AGENT_PYTHON``, else ``sys.executable``.
         ``backend``: ``namespace`` (bubblewrap), ``user`` (the agent user only), or ``auto``
         (namespace where bubblewrap works, else user, with a warning). ``network="off"``
-        needs the namespace sandbox. ``gpu``: bind the GPU device nodes into the namespace
-        sandbox (None: whichever the machine has; False: none). Raises RuntimeError, naming
-        the fix, when a setting cannot be honoured, the agent cannot reach the workspace, or
-        it cannot import ipykernel with that interpreter.
+        needs the namespace sandbox. ``gpu=True`` binds the machine's GPU device nodes into
+        the namespace sandbox (for a task that needs a GPU); by default it has none, and
+        ``CUDA_VISIBLE_DEVICES`` is empty for the agent under either backend. Raises
+        RuntimeError, naming the fix, when a setting cannot be honoured, the agent cannot
+        reach the workspace, or it cannot import ipykernel with that interpreter.
         """
         if backend not in BACKENDS or network not in NETWORKS:
             raise ValueError(f"backend must be one of {BACKENDS}, network one of {NETWORKS}")
         python = agent_python or os.environ.get(AGENT_PYTHON_ENV) or sys.executable
-        extra = {**pip_environment(workspace, python), **(extra_env or {})}
+        if not gpu:  # CUDA sees none either, where the device nodes cannot be hidden
+            extra_env = {"CUDA_VISIBLE_DEVICES": "", **(extra_env or {})}
         if os.geteuid() != 0:
             if network == "off" or backend == "namespace":
                 raise RuntimeError(
@@ -150,6 +147,7 @@ class Sandbox:
                 )
             me = getpass.getuser()
             home = os.environ.get("HOME") or pwd.getpwuid(os.getuid()).pw_dir
+            extra = {**pip_environment(workspace, python), **(extra_env or {})}
             box = cls(
                 workspace,
                 python,
@@ -162,6 +160,7 @@ class Sandbox:
                 ),
             )
         else:
+            extra = dict(extra_env or {})
             box = cls._isolated(workspace, agent_user, python, extra, backend, network, gpu)
         try:
             box._check_python()
@@ -181,7 +180,7 @@ class Sandbox:
         extra_env: Mapping[str, str],
         backend: str,
         network: str,
-        gpu: bool | None,
+        gpu: bool,
     ) -> Sandbox:
         setpriv = shutil.which("setpriv")
         if setpriv is None:
@@ -199,11 +198,14 @@ class Sandbox:
         # Other users (other runs' agents) cannot enter at all.
         os.chown(workspace.root, 0, gid)
         os.chmod(workspace.root, 0o1770)
-        for d in (workspace.submission, workspace.code, workspace.working):
-            _chown_tree(d, uid, gid)
-        if (workspace.root / PIP_DIR).is_dir():
-            _chown_tree(workspace.root / PIP_DIR, uid, gid)
-        env = agent_environment(python, str(home), user, extra_env)
+        # On resume the agent has had these folders: never follow a link it left there.
+        site = pip_site(workspace, python) or workspace.root / PIP_DIR
+        mine = (workspace.submission, workspace.code, workspace.working, site)
+        repairs = give_folders(
+            workspace.root, [str(p.relative_to(workspace.root)) for p in mine], uid, gid
+        )
+        pip = pip_environment(workspace, python, make=False)
+        env = agent_environment(python, str(home), user, {**pip, **extra_env})
         problem = None
         if backend != "user":
             from tools.namespace import bwrap_path, namespace_problem
@@ -220,7 +222,24 @@ class Sandbox:
         if problem is None and backend != "user":
             from tools.namespace import NamespaceSandbox
 
-            return NamespaceSandbox.start(workspace, python, env, account, network, gpu)
+            box: Sandbox = NamespaceSandbox.start(workspace, python, env, account, network, gpu)
+        else:
+            box = cls._user_based(workspace, python, env, account, setpriv, problem)
+        if repairs:
+            box.note += f"; repaired before start: {'; '.join(repairs)}"
+        return box
+
+    @classmethod
+    def _user_based(
+        cls,
+        workspace: Workspace,
+        python: str,
+        env: dict[str, str],
+        account: pwd.struct_passwd,
+        setpriv: str,
+        problem: str | None,
+    ) -> Sandbox:
+        user, uid, gid = account.pw_name, account.pw_uid, account.pw_gid
         why = ""
         if problem is not None:
             _warn_fallback(problem)
@@ -250,7 +269,8 @@ class Sandbox:
         return {"backend": self.backend, "network": self.network, "user": self.user}
 
     def kernel_dir(self) -> Path:
-        """A new folder for one kernel's connection file, which the agent may open."""
+        """A new folder for one kernel's connection file, which the agent may open, never
+        replace (the folder is root's)."""
         path = Path(tempfile.mkdtemp(prefix="scaffolds-kernel-"))
         os.chmod(path, 0o711)  # the agent may open its connection file, not list
         return path
@@ -264,8 +284,10 @@ class Sandbox:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def popen_args(self, argv: Sequence[str]) -> list[str]:
-        """``argv`` prefixed so that it runs as the agent user (unchanged without isolation)."""
+    def popen_args(self, argv: Sequence[str], cwd: str | Path | None = None) -> list[str]:
+        """``argv`` prefixed so that it runs as the agent user (unchanged without isolation),
+        in the working directory given to ``Popen``; ``cwd``, that same directory, lets the
+        namespace sandbox start a one-shot call faster."""
         if not self.isolated:
             return list(argv)
         return [
@@ -278,11 +300,17 @@ class Sandbox:
             *argv,
         ]
 
-    def give_to_agent(self, path: Path) -> None:
-        """Make the agent user own ``path`` (a no-op without isolation)."""
+    def let_agent_read(self, path: Path) -> None:
+        """Let the agent user read the file ``path`` but not change it: root keeps it, the
+        agent's group may read it (a no-op without isolation). A link is never followed."""
         if self.isolated:
-            assert self.uid is not None and self.gid is not None
-            os.chown(path, self.uid, self.gid)
+            assert self.gid is not None
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+            try:
+                os.fchown(fd, 0, self.gid)
+                os.fchmod(fd, 0o640)
+            finally:
+                os.close(fd)
 
     def read_file_as_agent(self, path: Path, timeout_s: float = 60.0) -> bytes:
         """The bytes of ``path``, read by the agent user; ToolError if it cannot read them."""

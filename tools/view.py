@@ -28,11 +28,14 @@ LIB_LINKS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
 ETC_ENTRIES = (
     "alternatives", "ca-certificates", "crypto-policies", "debian_version", "fonts", "gai.conf",
     "host.conf", "hostname", "hosts", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime",
-    "lsb-release", "mime.types", "nsswitch.conf", "nvidia", "OpenCL", "os-release", "pip.conf",
-    "pki", "protocols", "resolv.conf", "services", "ssl", "timezone", "vulkan",
+    "lsb-release", "mime.types", "nsswitch.conf", "nvidia", "OpenCL", "os-release", "pki",
+    "protocols", "resolv.conf", "services", "ssl", "timezone", "vulkan",
 )  # fmt: skip
 """The ``/etc`` entries the view holds (when the host has them); ``passwd`` and ``group`` are
-written fresh for each sandbox, listing only root, the agent and ``nobody``."""
+written fresh for each sandbox, listing only root, the agent and ``nobody``. Not ``pip.conf``:
+it can hold a private index's credentials, and the agent's pip needs none of it (PyPI, or
+``--agent-network off`` and no index at all); a harness whose agents must use a mirror gives
+them ``PIP_INDEX_URL`` through ``Sandbox.create(extra_env=...)``."""
 ETC_PREFIXES = ("python3",)
 """``/etc`` entries starting with these are added too (Debian's ``/etc/python3.11``)."""
 SYS_ENTRIES = ("block", "bus", "class", "dev", "devices")
@@ -163,19 +166,20 @@ def view_mounts(
     prefixes: Sequence[str | Path],
     control: Path,
     home: str,
-    gpu: bool | None,
+    gpu: bool,
     dev: Path = Path("/dev"),
 ) -> list[Mount]:
     """Everything one run's sandbox holds, in mount order (a later mount may sit inside an
-    earlier one, never the reverse). A prefix that is ``/`` or holds the workspace is left
-    out: it would bring in whatever lies beside the workspace, other runs included."""
+    earlier one, never the reverse). GPU device nodes under ``dev`` are bound only with
+    ``gpu``. A prefix that is ``/`` or holds the workspace is left out: it would bring in
+    whatever lies beside the workspace, other runs included."""
     system = system_mounts()
     mounts = [m for m in system if m.dest not in ("/etc/passwd", "/etc/group")]
     mounts += [
         Mount("ro", "/etc/passwd", str(control / "etc" / "passwd")),
         Mount("ro", "/etc/group", str(control / "etc" / "group")),
     ]
-    nodes = gpu_device_nodes(dev) if gpu is not False else []
+    nodes = gpu_device_nodes(dev) if gpu else []
     mounts += device_mounts(nodes)
     mounts.append(Mount("tmpfs", "/tmp", mode=0o1777))
     mounts.append(Mount("rw", home, str(control / "home")))
@@ -194,12 +198,12 @@ def fill_control(
     control: Path, uid: int, gid: int, user: str, home: str, groups: Sequence[int]
 ) -> None:
     """Write the view's ``etc/passwd`` and ``etc/group`` into ``control`` (root's, 0700), and
-    make the agent's ``home/`` and ``kernel/`` folders there."""
+    make the agent's ``home/`` and root's ``kernel/`` folder (for kernels' folders) there."""
     (control / "etc").mkdir(mode=0o755)
     passwd, group = _passwd(uid, gid, user, home, groups)
     for name, text in (("passwd", passwd), ("group", group)):
         (control / "etc" / name).write_text(text)
         os.chmod(control / "etc" / name, 0o644)
-    for name in ("home", "kernel"):
-        (control / name).mkdir(mode=0o700)
-        os.chown(control / name, uid, gid)
+    (control / "home").mkdir(mode=0o700)
+    os.chown(control / "home", uid, gid)
+    (control / "kernel").mkdir(mode=0o711)  # root's: the agent cannot swap a kernel's folder

@@ -76,11 +76,12 @@ class Workspace:
 
     @classmethod
     def open(cls, root: Path) -> Workspace:
-        """An existing workspace (e.g. to resume a run)."""
+        """An existing workspace (e.g. to resume a run). Only ``data/`` must be there: the
+        agent may have removed or replaced its own folders, which ``Sandbox.create`` remakes
+        under a root harness (``tools/ownership.py``)."""
         root = Path(root).absolute()
-        missing = [d for d in SUBDIRS if not (root / d).is_dir()]
-        if missing:
-            raise FileNotFoundError(f"{root} is not a workspace: missing {', '.join(missing)}/")
+        if not (root / "data").is_dir():
+            raise FileNotFoundError(f"{root} is not a workspace: missing data/")
         return cls(root)
 
     def resolve(self, path: str) -> Path:

@@ -4,8 +4,9 @@
 >>> task.validate(Path("submission"))          # the contract: a git repo, reproduce.sh, README
 >>> task.grade(Path("runs/x/snapshots/submission.bundle"))   # reproduce, judge, monitor
 
-Task side: ``adapter`` (splits, layout), ``task``, ``contract``, ``snapshot``, ``reproduce``,
-``replication``, ``monitor``, ``demo``. Grading side: ``rubric``, ``scoring``, ``judge``,
+Task side: ``adapter`` (splits, layout), ``task``, ``contract`` (reading git's files with
+``gitobjects`` and ``gitpack``), ``snapshot``, ``reproduce``, ``replication``, ``monitor``,
+``demo``. Grading side: ``rubric``, ``scoring``, ``judge``,
 ``files``, ``grading``, ``judge_eval``.
 """
 

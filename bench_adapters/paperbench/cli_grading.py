@@ -34,7 +34,9 @@ SCORE_EXAMPLE = """example:
       --grades judge_eval/rice/0/grading/expected_result.json --code-dev
 
 --grades is a flat {"<leaf id>": 0 or 1} map or a graded tree (expected_result.json);
-a graded tree is also accepted as its own --rubric. Leaves without a grade score 0."""
+a graded tree is also accepted as its own --rubric. Leaves without a grade score 0. The
+rubric's weights are used; when a graded tree weighs nodes differently, a warning says how
+many (and "weights_differing" in the output counts them)."""
 
 JUDGE_EVAL_EXAMPLE = """example:
   python -m bench_adapters.paperbench judge-eval --judge-model o3-mini \\
@@ -94,20 +96,21 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=run_judge_eval)
 
 
-def load_grades(path: Path, rubric: RubricNode) -> list[LeafGrade]:
-    """Grades for ``rubric.leaves()`` from a flat ``{leaf_id: 0|1}`` map or a graded tree."""
+def load_grades(path: Path, rubric: RubricNode) -> tuple[list[LeafGrade], RubricNode | None]:
+    """Grades for ``rubric.leaves()`` from a flat ``{leaf_id: 0|1}`` map or a graded tree,
+    and that graded tree (None for a flat map)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise GradesError(f"grades not found: {path}") from None
     except (OSError, json.JSONDecodeError) as exc:
         raise GradesError(f"{path}: not readable JSON ({exc})") from None
-    leaves = rubric.leaves()
+    leaves, tree = rubric.leaves(), None
     if isinstance(data, dict) and "sub_tasks" in data:
         tree = parse_rubric(data, str(path))
         grades = grades_from_tree(data)
         if [leaf.id for leaf in tree.leaves()] == [leaf.id for leaf in leaves]:
-            return grades
+            return grades, tree
         by_id: dict[str, LeafGrade] = {}
         for leaf, grade in zip(tree.leaves(), grades, strict=True):
             by_id.setdefault(leaf.id, grade)
@@ -120,7 +123,13 @@ def load_grades(path: Path, rubric: RubricNode) -> list[LeafGrade]:
         raise GradesError(
             f"{path}: {len(unknown)} grade(s) name no leaf of the rubric, e.g. {unknown[0]!r}"
         )
-    return [by_id.get(leaf.id, NOT_GRADED) for leaf in leaves]
+    return [by_id.get(leaf.id, NOT_GRADED) for leaf in leaves], tree
+
+
+def differing_weights(rubric: RubricNode, graded: RubricNode) -> int:
+    """How many nodes (matched by id) weigh differently in the two trees."""
+    theirs = {node.id: node.weight for node in graded.walk()}
+    return sum(1 for node in rubric.walk() if theirs.get(node.id, node.weight) != node.weight)
 
 
 def _grade_value(path: Path, key: str, value: Any) -> float:
@@ -131,7 +140,7 @@ def _grade_value(path: Path, key: str, value: Any) -> float:
 
 def score(args: argparse.Namespace) -> dict[str, Any]:
     rubric = load_rubric(args.rubric)
-    grades = load_grades(args.grades, rubric)
+    grades, graded_by = load_grades(args.grades, rubric)
     if args.code_dev:
         grades = [g for leaf, g in zip(rubric.leaves(), grades, strict=True) if is_code_dev(leaf)]
     tree = variant(rubric, code_dev_only=args.code_dev, resources=args.resources_provided)
@@ -139,6 +148,7 @@ def score(args: argparse.Namespace) -> dict[str, Any]:
     result = {
         **summarize(graded),
         "missing_grades": sum(1 for g in grades if g is NOT_GRADED),
+        "weights_differing": None if graded_by is None else differing_weights(rubric, graded_by),
         "code_dev": args.code_dev,
         "resources_provided": args.resources_provided,
     }
@@ -149,10 +159,18 @@ def score(args: argparse.Namespace) -> dict[str, Any]:
 
 def run_score(args: argparse.Namespace) -> int:
     try:
-        print(json.dumps(score(args), indent=2))
+        result = score(args)
     except (RubricError, GradesError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if result["weights_differing"]:
+        print(
+            f"warning: {result['weights_differing']} node weight(s) in {args.grades} differ "
+            f"from {args.rubric}; the score uses the rubric's (pass the graded tree as "
+            "--rubric to use its own)",
+            file=sys.stderr,
+        )
+    print(json.dumps(result, indent=2))
     return 0
 
 

@@ -1,13 +1,15 @@
 """The submission contract: a git repository with ``reproduce.sh`` and a README, committed
 files under 1 GB. A format check only: it never runs the code and never scores.
 
+What counts is what is committed, ``HEAD``'s tree: the final snapshot (a ``git bundle``) holds
+only that. The files and their real sizes are read from git's object files (``gitobjects``);
+the index is read only to say that a missing file is staged but not committed.
+
 The check reads the agent's folder in place, so it never follows a link and never runs a
 program there: every file is opened relative to its parent folder's descriptor with
 ``O_NOFOLLOW`` (a link anywhere on the way is refused, even one swapped in during the check),
 FIFOs and devices are refused unread, and ``git`` itself is not run (a repository's own
-config can make git run commands). What it reads is git's metadata: ``HEAD``, the ref it
-names, and the index, whose entries are the tracked files with their sizes. Tracked files are
-counted as committed; the final snapshot (a ``git bundle``) holds only what was committed.
+config can make git run commands).
 """
 
 from __future__ import annotations
@@ -15,9 +17,11 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from bench_adapters.paperbench.gitobjects import TreeFile, committed_files
+from bench_adapters.paperbench.gitpack import READ_FLAGS, GitObjectError, open_dir
 
 MAX_COMMITTED_BYTES = 10**9
 """Upstream's limit on the committed files: 1 GB."""
@@ -25,9 +29,6 @@ MAX_METADATA_BYTES = 512 * 2**20
 """Largest ``.git/index`` (or ref file) read; a real index of a million files is ~100 MB."""
 VALID = "Submission is valid"
 INVALID = "Submission invalid!"
-
-_READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
-_DIR_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_DIRECTORY | os.O_CLOEXEC
 
 
 class ContractError(Exception):
@@ -41,18 +42,9 @@ class IndexEntry:
     size: int
 
 
-@contextlib.contextmanager
-def _open_dir(path: str, dir_fd: int | None = None) -> Iterator[int]:
-    fd = os.open(path, _DIR_FLAGS, dir_fd=dir_fd)
-    try:
-        yield fd
-    finally:
-        os.close(fd)
-
-
 def _read(name: str, dir_fd: int, limit: int = MAX_METADATA_BYTES) -> bytes:
     """The bytes of the regular file ``name`` in ``dir_fd``; OSError for anything else."""
-    fd = os.open(name, _READ_FLAGS, dir_fd=dir_fd)
+    fd = os.open(name, READ_FLAGS, dir_fd=dir_fd)
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
@@ -74,7 +66,7 @@ def _read_path(relpath: str, dir_fd: int) -> bytes:
     *parents, name = relpath.split("/")
     if not parents:
         return _read(name, dir_fd)
-    with _open_dir(parents[0], dir_fd) as sub:
+    with open_dir(parents[0], dir_fd) as sub:
         return _read_path("/".join([*parents[1:], name]), sub)
 
 
@@ -149,25 +141,53 @@ def _hash_size(git_fd: int) -> int:
     return 20
 
 
-def tracked_files(folder: Path) -> tuple[str | None, list[IndexEntry]]:
-    """``(HEAD's commit or None, tracked files)`` of the repository at ``folder``;
-    ``ContractError`` when ``folder`` is not a git repository this check can read."""
+@dataclass(frozen=True)
+class Repository:
+    """What the check reads: ``HEAD``'s commit (None before the first), its files, and the
+    paths staged in the index (empty when the index cannot be read)."""
+
+    commit: str | None
+    committed: list[TreeFile]
+    staged: frozenset[str]
+
+
+def _staged(git_fd: int, hash_size: int) -> frozenset[str]:
+    """The index's paths; only a hint for the message, so an unreadable index is empty."""
     try:
-        with _open_dir(str(folder)) as root, _open_dir(".git", root) as git:
-            commit = _head_commit(git)
-            try:
-                index = _read("index", git)
-            except FileNotFoundError:
-                return commit, []
-            return commit, parse_index(index, _hash_size(git))
+        return frozenset(e.path for e in parse_index(_read("index", git_fd), hash_size))
+    except (OSError, ValueError):
+        return frozenset()
+
+
+def read_repository(folder: Path) -> Repository:
+    """The repository at ``folder``; ``ContractError`` when it is not a git repository this
+    check can read, or ``HEAD``'s files cannot be read."""
+    try:
+        with open_dir(str(folder)) as root, open_dir(".git", root) as git:
+            commit, hash_size = _head_commit(git), _hash_size(git)
+            files = committed_files(git, commit, hash_size) if commit else []
+            return Repository(commit, files, _staged(git, hash_size))
     except FileNotFoundError:
         raise ContractError(
             f"{folder} is not a git repository: run `git init` there and commit your work"
         ) from None
     except NotADirectoryError:
         raise ContractError(f"{folder} or its .git is not a folder (or is a link)") from None
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, GitObjectError) as exc:
         raise ContractError(f"cannot read the git repository at {folder}: {exc}") from None
+
+
+def _is_readme(path: str) -> bool:
+    return "/" not in path and path.lower().startswith("readme")
+
+
+def _missing(name: str, found: bool, staged: bool, what: str) -> str | None:
+    """The problem with a required file at the root, or None when it is committed."""
+    if found:
+        return None
+    if staged:
+        return f"{name} is staged but not committed: git commit it"
+    return what
 
 
 def check_submission(folder: Path, max_bytes: int = MAX_COMMITTED_BYTES) -> tuple[bool, str]:
@@ -180,26 +200,37 @@ def check_submission(folder: Path, max_bytes: int = MAX_COMMITTED_BYTES) -> tupl
     if not stat.S_ISDIR(st.st_mode):
         return False, f"{INVALID} {folder} is not a folder: the submission is a git repository."
     try:
-        commit, entries = tracked_files(folder)
+        repo = read_repository(folder)
     except ContractError as exc:
         return False, f"{INVALID} {exc}."
-    if commit is None:
+    if repo.commit is None:
         return False, f"{INVALID} The repository has no commit yet: `git add` and `git commit`."
-    names = {e.path for e in entries}
-    problems = []
-    if "reproduce.sh" not in names:
-        problems.append("reproduce.sh is not committed at the repository's root")
-    if not any("/" not in n and n.lower().startswith("readme") for n in names):
-        problems.append("no README (e.g. README.md) is committed at the repository's root")
-    size = sum(e.size for e in entries)
+    names = {f.path for f in repo.committed}
+    staged_readmes = sorted(n for n in repo.staged - names if _is_readme(n))
+    problems = [
+        _missing(
+            "reproduce.sh",
+            "reproduce.sh" in names,
+            "reproduce.sh" in repo.staged,
+            "reproduce.sh is not committed at the repository's root",
+        ),
+        _missing(
+            staged_readmes[0] if staged_readmes else "README",
+            any(map(_is_readme, names)),
+            bool(staged_readmes),
+            "no README (e.g. README.md) is committed at the repository's root",
+        ),
+    ]
+    size = sum(f.size for f in repo.committed)
     if size >= max_bytes:
         problems.append(
             f"the committed files take {size / 1e9:.2f} GB, more than the 1 GB allowed "
             "(commit code, not data, checkpoints or outputs)"
         )
-    if problems:
-        return False, f"{INVALID} " + "; ".join(problems) + "."
+    found = [p for p in problems if p]
+    if found:
+        return False, f"{INVALID} " + "; ".join(found) + "."
     return True, (
-        f"{VALID}: a git repository at commit {commit[:12]} with {len(entries)} committed "
-        f"file(s), {size / 1e6:.1f} MB in all, reproduce.sh and a README."
+        f"{VALID}: a git repository at commit {repo.commit[:12]} with {len(repo.committed)} "
+        f"committed file(s), {size / 1e6:.1f} MB in all, reproduce.sh and a README."
     )

@@ -7,11 +7,14 @@ What ``path`` can be, and what is graded:
 - a ``.bundle`` file (a run's snapshot): a fresh checkout of its last commit;
 - a run folder (one holding ``run.json``): its last snapshot, else its ``submission/``.
 
-Work goes to ``<run>/grading/<digest>/`` when the submission belongs to a run (``<digest>``
-names the submission's content), else to a new temporary folder; the report gives its path.
-It holds ``checkout/`` (a bundle's checkout), ``reproduction/`` (see ``reproduce``) and
-``judge.jsonl``. A grading killed midway resumes there: a finished reproduction is reused and
-the judge log answers every leaf already graded, at no cost.
+Work goes to ``<run>/grading/<digest>/`` when the submission belongs to a run, else to
+``grading/<digest>/`` in the private cache (``layout.cache_root``); ``<digest>`` names the
+submission's content, and the report gives the path. It holds ``checkout/`` (a bundle's
+checkout), ``reproduction/`` (see ``reproduce``) and ``judge.jsonl``. A grading killed midway
+resumes there, and grading the same submission again costs nothing: a finished reproduction is
+reused and the judge log answers every leaf already graded with the same prompt. The agent user
+cannot enter the private cache, so a reproduction for it runs in a temporary folder that is
+moved into place once finished (and removed either way).
 
 Without a judge model nothing is reproduced or judged: the report says the submission is
 ungraded and gives the command that grades it. When the submission belongs to a run whose tool
@@ -22,12 +25,15 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
+import stat
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bench_adapters.paperbench.layout import cache_root
 from bench_adapters.paperbench.monitor import blacklist_violations, monitor_report
 from bench_adapters.paperbench.reproduce import Reproduction, listing, reproduce
 from bench_adapters.paperbench.snapshot import checkout_bundle
@@ -35,6 +41,8 @@ from bench_adapters.paperbench.snapshot import checkout_bundle
 if TYPE_CHECKING:
     from bench_adapters.paperbench.task import PaperTask
     from scaffolds.protocols import Model
+
+GRADINGS = "grading"
 
 
 @dataclass(frozen=True)
@@ -78,13 +86,19 @@ def digest(source: Source) -> str:
 
 
 def work_dir(source: Source) -> Path:
-    if source.run_dir is not None:
-        work = source.run_dir / "grading" / digest(source)
-        work.mkdir(parents=True, exist_ok=True)
-    else:
-        work = Path(tempfile.mkdtemp(prefix="paperbench-grading-"))
+    """``<run>/grading/<digest>``, or ``grading/<digest>`` in the private cache."""
+    work = (source.run_dir or cache_root()) / GRADINGS / digest(source)
+    work.mkdir(parents=True, exist_ok=True)
     os.chmod(work, 0o711)  # the agent user passes through to its reproduction, no further
     return work
+
+
+def _agent_can_enter(folder: Path) -> bool:
+    """Whether every folder down to ``folder`` lets other users through (a harness that is
+    not root runs the agent as itself)."""
+    if os.geteuid() != 0:
+        return True
+    return all(os.stat(p).st_mode & stat.S_IXOTH for p in [folder, *folder.parents])
 
 
 def checkout(source: Source, work: Path) -> Path:
@@ -107,7 +121,19 @@ def reproduction_of(folder: Path, work: Path, timeout_s: float, agent_user: str)
         return done
     if out.exists():
         out.rename(work / f"reproduction.incomplete-{time.time_ns()}")
-    return reproduce(folder, out, timeout_s, agent_user)
+    if _agent_can_enter(work):
+        return reproduce(folder, out, timeout_s, agent_user)
+    scratch = Path(tempfile.mkdtemp(prefix="paperbench-reproduction-"))
+    try:
+        os.chmod(scratch, 0o711)
+        done = reproduce(folder, scratch / "reproduction", timeout_s, agent_user)
+        done = done.moved(scratch / "reproduction", out)  # its record names the final paths
+        incoming = work / f"reproduction.incoming-{time.time_ns()}"
+        shutil.move(scratch / "reproduction", incoming)  # a copy when across file systems
+        os.rename(incoming, out)  # complete, or not there at all
+        return done
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def grade_command(task: PaperTask, source: Source) -> str:

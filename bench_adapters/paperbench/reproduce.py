@@ -26,7 +26,7 @@ import shutil
 import signal
 import subprocess
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
@@ -77,6 +77,17 @@ class Reproduction:
 
     def log(self) -> str:
         return Path(self.log_path).read_text(encoding="utf-8", errors="replace")
+
+    def moved(self, old: Path, new: Path) -> Reproduction:
+        """This reproduction once its folder ``old`` is moved to ``new``, saved (in ``old``,
+        before the move) with the paths it will have there."""
+
+        def there(path: str) -> str:
+            return str(new / Path(path).relative_to(old))
+
+        moved = replace(self, submission=there(self.submission), log_path=there(self.log_path))
+        moved.save(old)
+        return moved
 
     def save(self, folder: Path) -> Path:
         path = folder / RECORD
@@ -197,8 +208,10 @@ def reproduce(
     log = out / LOG
     found = os.path.lexists(copy / SCRIPT)
     exit_code, timed_out = None, False
-    # creating the sandbox gives the copy to the agent; closing it ends whatever is left running
-    with Sandbox.create(workspace, agent_user=agent_user) as sandbox:
+    # creating the sandbox gives the copy to the agent; closing it ends whatever is left running.
+    # It gets the machine's GPUs, unless a grid placed this run on none (an empty list).
+    gpu = os.environ.get("CUDA_VISIBLE_DEVICES") != ""
+    with Sandbox.create(workspace, agent_user=agent_user, gpu=gpu) as sandbox:
         if found:
             exit_code, timed_out = _run_script(sandbox, copy, log, started + timeout_s, echo)
         else:

@@ -16,6 +16,7 @@ Beyond the protocol, scaffolds use three optional members (each found with ``get
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +24,7 @@ from typing import Any
 
 from bench_adapters.instructions import format_duration, load_template, step_limit_text
 from bench_adapters.paperbench.contract import check_submission
-from bench_adapters.paperbench.layout import Paper
+from bench_adapters.paperbench.layout import PRIVATE, Paper
 from bench_adapters.paperbench.reproduce import DEFAULT_TIMEOUT_S
 from bench_adapters.paperbench.snapshot import SnapshotError, refs_fingerprint, write_bundle
 
@@ -128,13 +129,13 @@ class PaperTask:
         return check_submission(Path(path))
 
     def private_paths(self) -> list[Path]:
-        """What the agent must never read: the rubric and the judge addendum as they lie on
-        disk, and for the bundled demo paper the package's own copies of its private files."""
+        """What the agent must never read: the paper's private files as they lie on disk
+        (``layout.PRIVATE``: the rubric, the judge addendum, ``judge/``, those that exist), and
+        for the bundled demo paper the package's own copies of its private files."""
         from bench_adapters.paperbench.demo import DEMO_ID, package_private_files
 
-        paths = [self.paper.rubric_path]
-        if self.paper.judge_addendum is not None:
-            paths.append(self.paper.judge_addendum)
+        on_disk = [self.paper.dir / name for name in PRIVATE]
+        paths = [p for p in on_disk if os.path.lexists(p) or p == self.paper.rubric_path]
         if self.paper.id == DEMO_ID:
             paths += package_private_files()
         return paths

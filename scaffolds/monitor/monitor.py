@@ -23,6 +23,7 @@ from scaffolds.monitor.context import RunContext, load_context
 from scaffolds.monitor.fingerprint import fingerprints, read_source
 from scaffolds.monitor.plagiarism import compare_fingerprints
 from scaffolds.monitor.rules import check_blacklist, check_literal_submission, check_model_api
+from scaffolds.monitor.search import check_search
 from scaffolds.protocols import Model
 from scaffolds.record import write_json_atomic
 
@@ -33,6 +34,7 @@ CODE_FOLDERS = ("code", "submission")
 CheckFn = Callable[[RunContext], Check | None]
 CHECKS: tuple[CheckFn, ...] = (
     check_access,
+    check_search,
     check_model_api,
     check_literal_submission,
     check_blacklist,

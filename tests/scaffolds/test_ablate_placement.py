@@ -113,3 +113,17 @@ def test_progress_shows_each_node_and_says_when_one_dies() -> None:
     live.close([])
     assert "node a: alive, 2 running, 1 done, 2 GPU" in screen.getvalue()
     assert "node b: alive, 1 running, 0 done, 1 GPU" in screen.getvalue()
+
+
+def test_a_runs_sandbox_gets_the_gpu_its_grid_assigned_else_its_task_needs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from scaffolds.runtime import sees_gpu
+
+    monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
+    assert sees_gpu("mlebench/aerial-cactus-identification")  # a GPU competition
+    assert not sees_gpu("mlebench/spaceship-titanic") and not sees_gpu("demo/tabular-binary")
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")  # the grid placed it on no GPU
+    assert not sees_gpu("mlebench/aerial-cactus-identification")
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "3")  # its own GPU, whatever the task
+    assert sees_gpu("demo/tabular-binary")

@@ -7,9 +7,11 @@ GPU bind list, the agent's own pip installs, and the fallback when bwrap is unav
 
 from __future__ import annotations
 
+import inspect
 import json
 import logging
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -25,8 +27,16 @@ from tests.machine import require
 from tools import PythonKernel, Sandbox, Toolset, Workspace
 from tools.agent_env import interpreter_prefixes
 from tools.bash import run_bash
+from tools.enter import nsenter_has_wdns
 from tools.namespace import bwrap_path, namespace_problem
-from tools.view import ETC_ENTRIES, LIB_LINKS, bwrap_args, gpu_device_nodes, view_mounts
+from tools.view import (
+    ETC_ENTRIES,
+    LIB_LINKS,
+    bwrap_args,
+    gpu_device_nodes,
+    system_mounts,
+    view_mounts,
+)
 
 pytestmark = pytest.mark.usefixtures("as_root")
 MARK = "harness-only-value-31337"
@@ -98,7 +108,7 @@ def test_a_walk_over_the_root_finds_only_allowed_paths(
     kernel: PythonKernel, sandbox: Sandbox, workspace: Workspace
 ) -> None:
     kernel_folder = sandbox.kernel_dir()
-    kernel_folder.rmdir()
+    shutil.rmtree(kernel_folder)
     allowed = [str(workspace.root), str(kernel_folder.parent), "/usr", "/etc", "/home/agent"]
     allowed += [str(p) for p in interpreter_prefixes(sandbox.agent_python)]
     code = f"""
@@ -208,7 +218,7 @@ def test_network_off_blocks_connections_while_the_kernel_answers(
         assert k.execute("1 + 1", 10).output == "2\n"
 
 
-def test_gpu_device_nodes_are_bound_only_when_present_and_wanted(tmp_path: Path) -> None:
+def test_gpu_device_nodes_are_bound_only_when_asked_for(tmp_path: Path) -> None:
     dev = tmp_path / "dev"
     dev.mkdir()
     for name in ("nvidia0", "nvidia1", "nvidiactl", "nvidia-uvm", "nvidia-uvm-tools", "sda", "nvme0n1", "null", "kfd"):  # fmt: skip
@@ -225,12 +235,14 @@ def test_gpu_device_nodes_are_bound_only_when_present_and_wanted(tmp_path: Path)
         home="/home/agent",
         dev=dev,
     )
-    bound = [m.dest for m in view_mounts(gpu=None, **options) if m.kind == "dev"]  # type: ignore[arg-type]
+    bound = [m.dest for m in view_mounts(gpu=True, **options) if m.kind == "dev"]  # type: ignore[arg-type]
     assert bound == [str(dev / name) for name in gpu]
-    args = bwrap_args(view_mounts(gpu=None, **options))  # type: ignore[arg-type]
+    args = bwrap_args(view_mounts(gpu=True, **options))  # type: ignore[arg-type]
     assert args.count("--dev-bind") == len(gpu) and "--dev" in args
     assert [m for m in view_mounts(gpu=False, **options) if m.kind == "dev"] == []  # type: ignore[arg-type]
     assert gpu_device_nodes(tmp_path / "missing") == []
+    # a run gets the GPUs only when its task needs one (scaffolds.runtime passes gpu=)
+    assert inspect.signature(Sandbox.create).parameters["gpu"].default is False
 
 
 def test_a_prefix_that_would_bring_in_the_workspace_surroundings_is_left_out(
@@ -313,3 +325,43 @@ def test_without_bwrap_the_user_sandbox_is_the_fallback_and_says_so(
         for options in ({"backend": "namespace"}, {"network": "off"}):
             with pytest.raises(RuntimeError, match="apt-get install bubblewrap"):
                 Sandbox.create(workspace, **options)  # type: ignore[arg-type]
+
+
+def test_a_resume_never_follows_links_the_agent_left_for_its_folders(
+    tampered_resume: Callable[[str], None],
+) -> None:
+    """The folders are given to the agent on the host, before the view exists."""
+    tampered_resume("namespace")
+
+
+def test_a_one_shot_call_enters_its_working_directory_inside_the_view(
+    sandbox: Sandbox, workspace: Workspace, agent_dir: Callable[[str], Path]
+) -> None:
+    """bash and the file tools name their working directory: nsenter enters it inside the
+    view (no ``sh``, no ``env``), so a folder that exists only on the host is refused."""
+    argv = sandbox.popen_args(["pwd"], cwd=workspace.working)
+    if nsenter_has_wdns(argv[0]):
+        assert argv[0].endswith("nsenter") and f"--wdns={workspace.working}" in argv
+    out = run_bash(sandbox, "pwd; grep SigIgn /proc/self/status", workspace.working, 10)
+    assert out.output.splitlines()[0] == str(workspace.working)
+    assert int(out.output.split()[-1], 16) & 0b10 == 0  # SIGINT (2) is not ignored
+    host_only = agent_dir("scaffolds-host-only-")
+    (host_only / "host-file").touch()
+    out = run_bash(sandbox, "ls; pwd", host_only, 10)
+    assert out.exit_code != 0 and "host-file" not in out.output
+
+
+def test_the_view_leaves_out_pip_conf(tmp_path: Path) -> None:
+    """It can hold a private index's credentials; ``hosts`` beside it is bound."""
+    (tmp_path / "etc").mkdir()
+    for name in ("pip.conf", "hosts"):
+        (tmp_path / "etc" / name).write_text("[global]\nindex-url = https://user:pw@mirror/\n")
+    bound = [m.dest for m in system_mounts(tmp_path)]
+    assert "/etc/hosts" in bound and "/etc/pip.conf" not in bound
+
+
+def test_a_kernel_cannot_swap_its_connection_file_for_a_link(
+    swapped_connection_file: Callable[[str], None],
+) -> None:
+    """The kernel's folder is root's; only its ipc/ sockets folder is the agent's."""
+    swapped_connection_file("namespace")

@@ -9,7 +9,7 @@ import os
 import pwd
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -149,3 +149,15 @@ def test_without_root_isolation_is_off_and_says_so(shared_root: Path, sandbox: S
     first, note, exposed = out.stdout.splitlines()
     assert first == "False None ['x']" and exposed == "[]"
     assert note.startswith("isolation off") and "not protected" in note
+
+
+def test_a_resume_never_follows_links_the_agent_left_for_its_folders(
+    tampered_resume: Callable[[str], None],
+) -> None:
+    tampered_resume("user")
+
+
+def test_a_kernel_cannot_swap_its_connection_file_for_a_link(
+    swapped_connection_file: Callable[[str], None],
+) -> None:
+    swapped_connection_file("user")

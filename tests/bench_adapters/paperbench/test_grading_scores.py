@@ -170,6 +170,27 @@ def test_score_cli_from_a_graded_tree_a_flat_map_and_with_code_dev(tmp_path: Pat
     flat_path.write_text(json.dumps(partial))
     out = json.loads(run_score("--rubric", str(real_rubric), "--grades", str(flat_path))[1])
     assert out["missing_grades"] == 361 - 10
+    assert out["weights_differing"] is None  # a flat map carries no weights
+
+
+def test_score_cli_warns_when_the_graded_tree_weighs_nodes_differently() -> None:
+    tree = expected("all-in-one")
+    rubric = REFERENCE / "papers" / "all-in-one" / "rubric.json"
+    code, out, err = run_score("--rubric", str(rubric), "--grades", str(tree))
+    assert code == 0
+    (line,) = err.splitlines()  # one line, naming the count and both files
+    assert line.startswith("warning: 19 node weight(s)") and str(tree) in line
+    assert str(rubric) in line
+    result = json.loads(out)
+    assert result["weights_differing"] == 19
+    human = json.loads(tree.read_text())["score"]
+    assert result["score"] == pytest.approx(0.5782, abs=1e-4) != pytest.approx(human)
+    code, out, err = run_score("--rubric", str(tree), "--grades", str(tree))
+    assert code == 0 and err == "" and json.loads(out)["weights_differing"] == 0
+    assert json.loads(out)["score"] == human == pytest.approx(0.714, abs=1e-3)
+    rice = REFERENCE / "papers" / "rice" / "rubric.json"  # same weights: no warning
+    code, out, err = run_score("--rubric", str(rice), "--grades", str(expected("rice")))
+    assert code == 0 and err == "" and json.loads(out)["weights_differing"] == 0
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,5 @@
-"""A killed grading resumes from its judge log without asking again, and a repeat is free."""
+"""A killed grading resumes from its judge log without asking again, and a repeat is free,
+also for a submission graded outside any run."""
 
 from __future__ import annotations
 
@@ -7,11 +8,18 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
+from bench_adapters import resolve_task
 from bench_adapters.paperbench.grading import GradingOptions, grade_paper
+from bench_adapters.paperbench.replication import grade_replication
+from bench_adapters.paperbench.task import PaperTask
 from tests.bench_adapters.paperbench.judge_helpers import (
     CHANGED,
     REFERENCE,
@@ -22,6 +30,15 @@ from tests.bench_adapters.paperbench.judge_helpers import (
     write_paper,
     write_tree,
 )
+from tests.bench_adapters.paperbench.task_helpers import (
+    DEMO,
+    git,
+    make_repo,
+    paper_cache,
+    reference_files,
+)
+
+__all__ = ["paper_cache"]
 
 PAPER_ID = "semantic-self-consistency"  # 77 leaves
 
@@ -34,6 +51,8 @@ CHILD = """
 import sys, zlib
 from pathlib import Path
 from bench_adapters.paperbench.grading import GradingOptions, grade_paper
+from bench_adapters.paperbench.replication import grade_replication
+from bench_adapters.paperbench.task import PaperTask
 from tests.bench_adapters.paperbench.judge_helpers import CHANGED, REPRODUCE_LOG, Recorder
 root = Path(sys.argv[1])
 judge = Recorder(grade=lambda r: zlib.crc32(r.encode()) % 2, delay_s=0.05)
@@ -82,3 +101,31 @@ def test_a_killed_grading_resumes_asking_only_the_rest_and_a_repeat_is_free(tmp_
     assert not repeat.gradings and again["judge"]["calls"] == 0
     assert again["judge"]["cost_usd"] is None and again["score"] == baseline["score"]
     assert again["judge"]["leaves_cached"] == 77
+
+
+@pytest.mark.slow
+def test_grading_outside_a_run_twice_costs_nothing_the_second_time(
+    paper_cache: Path, agent_dir: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, scratch = agent_dir("pb-regrade-"), agent_dir("pb-tmp-")
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))  # where temporary folders land
+    folder = make_repo(root / "sub", reference_files())
+    git(folder, "bundle", "create", "--quiet", str(root / "sub.bundle"), "--all")
+    task = resolve_task(DEMO)
+    assert isinstance(task, PaperTask)
+    for submission in (folder, root / "sub.bundle"):
+        first_judge, second_judge = Recorder(grade=grade), Recorder(grade=grade)
+        first = grade_replication(task, submission, model=first_judge.model)
+        second = grade_replication(task, submission, model=second_judge.model)
+        leaves = first["judge"]["leaves_asked"]
+        assert first["graded"] and first["valid_submission"] and leaves == 22
+        assert first["reproduction"]["exit_code"] == 0
+        assert second_judge.gradings == [] and second["judge"]["calls"] == 0
+        assert second["judge"]["leaves_cached"] == leaves and second["judge"]["cost_usd"] is None
+        assert second["reproduction"] == first["reproduction"]  # reused, not run again
+        assert second["score"] == first["score"]
+        work = Path(first["grading_dir"])
+        assert second["grading_dir"] == str(work) and work.parent == paper_cache / "grading"
+        assert Path(first["reproduction"]["folder"]).is_relative_to(work)
+    leftovers = [p for p in scratch.iterdir() if p.name != "scaffolds-sandboxes"]
+    assert leftovers == [] and not any(scratch.glob("scaffolds-sandboxes/*"))

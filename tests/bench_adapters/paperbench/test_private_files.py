@@ -14,6 +14,7 @@ import pytest
 from bench_adapters import resolve_task
 from bench_adapters.paperbench.demo import checkout_git_dir
 from scaffolds import basic
+from scaffolds.protocols import HasPrivateFiles
 from tests.machine import require
 
 from .task_helpers import DEMO, DEMO_PACKAGE, paper_cache  # noqa: F401
@@ -77,5 +78,15 @@ def test_a_readable_rubric_refuses_the_run(
     assert not out.exists()  # a refused run leaves nothing behind to block the rerun
     for name in ("rubric.json", "judge.addendum.md"):
         (paper / name).chmod(0o600)  # the harness reads them as root; the agent cannot
+    notes = paper / "judge" / "grading_notes.md"  # upstream's judge-only folder
+    notes.parent.mkdir(mode=0o755)
+    notes.write_text("Judges: the answer is 0.03.\n")
+    notes.chmod(0o644)
+    task = resolve_task("paperbench/rice", data_dir=str(data))
+    assert isinstance(task, HasPrivateFiles) and paper / "judge" in task.private_paths()
+    assert basic.main(argv) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "refusing to start" in line and str(notes) in line
+    (paper / "judge").chmod(0o700)
     assert basic.main(argv) == 0
     assert json.loads((out / "run.json").read_text())["answers_exposed"] == []
