@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from baselines.check import CheckOptions, CheckReport, TaskCheck, check_tasks
+from baselines.kit import SetupError
 from baselines.registry import BASELINES, has_baseline, task_ref
 from baselines.runner import run_baseline
 from bench_adapters import TaskNotPrepared, UnknownTask, list_tasks, resolve_task
@@ -26,7 +27,8 @@ EXAMPLES = """examples:
 exit codes: 0 success (check: no expectation failed and at least one was checked),
             1 run: the submission was graded invalid; check: an expectation failed, or
               nothing could be checked (every task skipped),
-            2 bad input: unknown task, no baseline, unprepared data (run), bad arguments"""
+            2 bad input: unknown task, no baseline, unprepared data (run), bad arguments,
+              --device cuda without a GPU or --pretrained weights that cannot be loaded"""
 
 SPLITS = ("demo", "cpu_only", "lite", "all", "medium", "high", "dev", "tam_lite")
 """``check --split`` values: ``demo`` is every demo task, ``tam_lite`` the 18 TAM-Bench Lite
@@ -139,15 +141,18 @@ def cmd_run(args: argparse.Namespace) -> int:
     except (UnknownTask, TaskNotPrepared) as e:
         raise BadInput(str(e)) from e
     out = args.out or Path("runs/baselines") / ref.replace("/", "-")
-    run = run_baseline(
-        task,
-        out,
-        smoke=args.smoke,
-        time_budget_s=args.time_budget,
-        threads=args.threads,
-        device=args.device,
-        pretrained=args.pretrained,
-    )
+    try:
+        run = run_baseline(
+            task,
+            out,
+            smoke=args.smoke,
+            time_budget_s=args.time_budget,
+            threads=args.threads,
+            device=args.device,
+            pretrained=args.pretrained,
+        )
+    except SetupError as e:  # --device cuda without a GPU, weights that cannot be loaded
+        raise BadInput(f"{task.id}: {e}") from e
     report = run.grade
     if "graded" in report:  # a judge-graded task (PaperBench): no medals, maybe no judge
         print(f"{task.id}: val {run.metric} {run.val_score:.5f} | {report.get('contract')}")

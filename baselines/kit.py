@@ -41,6 +41,12 @@ Scripts on a few thousand rows use one thread: there, OpenMP's synchronisation c
 a second core saves (10x slower on a busy 2-core machine)."""
 
 
+class SetupError(RuntimeError):
+    """An option this machine cannot honour: ``--device cuda`` without a GPU, pretrained
+    weights that cannot be loaded. A script run alone, and ``python -m baselines run``, say
+    its one line and exit 2."""
+
+
 class BaselineMain(Protocol):
     def __call__(
         self,
@@ -192,7 +198,9 @@ def takes(module: ModuleType) -> set[str]:
 
 
 def standalone(main: BaselineMain, doc: str | None, argv: list[str] | None = None) -> int:
-    """``python -m baselines.<benchmark>.<task> --public-dir DIR [--out FILE] [--smoke]``."""
+    """``python -m baselines.<benchmark>.<task> --public-dir DIR [--out FILE] [--smoke]
+    [--device D] [--pretrained P]``: exit 0, or 2 with one line on bad input or a
+    ``SetupError``."""
     parser = argparse.ArgumentParser(
         description=doc, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -202,12 +210,18 @@ def standalone(main: BaselineMain, doc: str | None, argv: list[str] | None = Non
     parser.add_argument("--time-budget", type=float, help="seconds (default: the script's own)")
     parser.add_argument("--threads", type=int, help="worker threads (default: the script's own)")
     module = sys.modules[main.__module__]
-    if "device" in takes(module):
-        parser.add_argument("--device", choices=("auto", "cuda", "cpu"), help="default: auto")
-    if "pretrained" in takes(module):
-        parser.add_argument(
-            "--pretrained", help="none (random weights), a hub id or a folder (default: hub id)"
-        )
+    options = takes(module)  # every script accepts both; those without a network ignore them
+    parser.add_argument(
+        "--device",
+        choices=("auto", "cuda", "cpu"),
+        help="default: auto" if "device" in options else "ignored: this script trains no network",
+    )
+    parser.add_argument(
+        "--pretrained",
+        help="none (random weights), a hub id or a folder (default: hub id)"
+        if "pretrained" in options
+        else "ignored: this script loads no pretrained weights",
+    )
     args = parser.parse_args(argv)
     if not args.public_dir.is_dir():
         parser.exit(2, f"error: no such folder: {args.public_dir}\n")
@@ -215,14 +229,18 @@ def standalone(main: BaselineMain, doc: str | None, argv: list[str] | None = Non
         args.time_budget is not None and args.time_budget <= 0
     ):
         parser.exit(2, "error: --threads and --time-budget must be positive\n")
-    call_main(
-        module,
-        args.public_dir,
-        args.out,
-        smoke=args.smoke,
-        time_budget_s=args.time_budget,
-        threads=args.threads,
-        device=getattr(args, "device", None),
-        pretrained=getattr(args, "pretrained", None),
-    )
+    try:
+        call_main(
+            module,
+            args.public_dir,
+            args.out,
+            smoke=args.smoke,
+            time_budget_s=args.time_budget,
+            threads=args.threads,
+            device=args.device,
+            pretrained=args.pretrained,
+        )
+    except SetupError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     return 0

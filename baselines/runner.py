@@ -41,6 +41,9 @@ class BaselineRun:
     """``--pretrained`` as given: null for the script's hub weights, ``none`` for random ones."""
     peak_gpu_mib: float | None = None
     """Peak GPU memory torch allocated in this process; null when no GPU was used."""
+    peak_rss_mib: float | None = None
+    """Peak resident memory of this process (``VmHWM``), null where there is no ``/proc``:
+    the baseline's own when it ran alone (``python -m baselines run``)."""
     format_version: int = FORMAT_VERSION
 
     @property
@@ -97,6 +100,7 @@ def run_baseline(
         device=device,
         pretrained=pretrained,
         peak_gpu_mib=_peak_gpu_mib(),
+        peak_rss_mib=peak_rss_mib(),
     )
     (out_dir / "baseline.json").write_text(json.dumps(asdict(run), indent=2), encoding="utf-8")
     return run
@@ -113,3 +117,18 @@ def _peak_gpu_mib() -> float | None:
 
     peak = peak_gpu_mib()
     return None if peak is None else round(peak, 1)
+
+
+def peak_rss_mib() -> float | None:
+    """This process's peak resident memory from ``/proc/self/status`` (Linux), in MiB.
+
+    Not the parent's ``ru_maxrss`` of its child: that starts from the parent's own high-water
+    mark (a parent holding 800 MiB saw 811 MiB for a child whose VmHWM was 111 MiB)."""
+    try:
+        status = Path("/proc/self/status").read_text(encoding="ascii")
+    except OSError:
+        return None
+    for line in status.splitlines():
+        if line.startswith("VmHWM:"):
+            return round(int(line.split()[1]) / 1024, 1)  # kB
+    return None

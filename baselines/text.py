@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 import torch
 
+from baselines.kit import SetupError
+
 ARCHITECTURES: dict[str, dict[str, Any]] = {
     "distilbert/distilroberta-base": {
         "model_type": "roberta",
@@ -119,7 +121,7 @@ def text_classifier(
         )
     except (OSError, ValueError) as e:  # no hub, no cache, or not a model folder
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise RuntimeError(
+        raise SetupError(
             f"cannot load pretrained weights {name!r} ({first}); without hub access pass "
             "--pretrained none (random weights) or --pretrained PATH (a local copy)"
         ) from None

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from baselines.kit import Budget
+from baselines.kit import Budget, SetupError
 
 TIMING_STEPS = 5
 """Steps after the first (which pays for warm-up) over which a step is timed."""
@@ -38,7 +38,7 @@ def pick_device(option: str | None = None) -> torch.device:
     if option in (None, "auto"):
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     if option == "cuda" and not torch.cuda.is_available():
-        raise RuntimeError("--device cuda: no CUDA device is visible to torch")
+        raise SetupError("--device cuda: no CUDA device is visible to torch")
     return torch.device(option)
 
 

@@ -23,7 +23,7 @@ import numpy as np
 import torch
 from PIL import Image
 
-from baselines.kit import zip_member
+from baselines.kit import SetupError, zip_member
 
 IMAGENET_MEAN = (0.485, 0.456, 0.406)
 IMAGENET_STD = (0.229, 0.224, 0.225)
@@ -82,7 +82,7 @@ def image_classifier(hub_id: str, num_labels: int, pretrained: str | None) -> to
         )
     except (OSError, ValueError) as e:  # no hub, no cache, or not a model folder
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise RuntimeError(
+        raise SetupError(
             f"cannot load pretrained weights {name!r} ({first}); without hub access pass "
             "--pretrained none (random weights) or --pretrained PATH (a local copy)"
         ) from None

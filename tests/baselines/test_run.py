@@ -88,6 +88,7 @@ def test_run_cli_writes_submission_and_grade(
     record = json.loads((out / "baseline.json").read_text())
     assert record["task"] == "mlebench/spaceship-titanic" and record["smoke"] is True
     assert record["test_score"] == grade["score"]
+    assert 0 < record["peak_rss_mib"] < 4096  # the baseline process's own VmHWM
     sample = pd.read_csv(
         resolve_task("mlebench/spaceship-titanic", data_dir=mlebench_data).sample_submission_path
     )

@@ -17,7 +17,8 @@ EXAMPLES = """examples:
   python -m bench_adapters.mlebench.synthetic --data-dir D --competitions aerial-cactus-identification --scale full
   python -m baselines check --split lite --data-dir /tmp/mle-data --mlebench-dir /tmp/mle-bench --smoke
 
-exit codes: 0 written, 2 bad input (unknown competition, data already there without --overwrite)"""
+exit codes: 0 written, 2 bad input (unknown competition; data, or a leaderboard, config or
+            description, already there without --overwrite)"""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -49,13 +50,18 @@ def build_parser() -> argparse.ArgumentParser:
         default=0.25,
         help="where the boards' median sits between the sample (0) and the answers (1)",
     )
-    parser.add_argument("--overwrite", action="store_true", help="replace existing data")
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace existing data and, under --mlebench-dir, leaderboard.csv, config.yaml "
+        "and description.md",
+    )
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     from . import make_prepared, synthetic_competitions
-    from .leaderboards import write_checkout
+    from .leaderboards import refuse_existing, write_checkout
 
     args = build_parser().parse_args(argv)
     known = synthetic_competitions()
@@ -72,6 +78,12 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 < args.median_share < 1:
         print("error: --median-share must be between 0 and 1", file=sys.stderr)
         return 2
+    if args.mlebench_dir and not args.overwrite:  # checked first: a refusal writes nothing
+        try:
+            refuse_existing(args.mlebench_dir, ids)
+        except FileExistsError as e:
+            print(f"error: {e}; pass --overwrite to replace it", file=sys.stderr)
+            return 2
     for cid in ids:
         start = time.monotonic()
         try:
@@ -89,6 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.mlebench_dir:
         # Grading the answers and the sample here has no leaderboard yet, by design.
         logging.getLogger("bench_adapters").setLevel(logging.ERROR)
-        write_checkout(args.mlebench_dir, args.data_dir, ids, args.median_share)
+        write_checkout(
+            args.mlebench_dir, args.data_dir, ids, args.median_share, overwrite=args.overwrite
+        )
         print(f"leaderboards: {args.mlebench_dir / 'mlebench' / 'competitions'}")
     return 0

@@ -47,15 +47,39 @@ def write_leaderboard(folder: Path, board: np.ndarray) -> Path:
     return path
 
 
+FILES = ("leaderboard.csv", "config.yaml", "description.md")
+"""What ``write_checkout`` writes in each competition's folder."""
+
+
+def refuse_existing(checkout: Path, competition_ids: Iterable[str]) -> None:
+    """Raise ``FileExistsError`` naming the first file ``write_checkout`` would replace (a
+    real mle-bench checkout has all three for every competition)."""
+    folders = [checkout / "mlebench" / "competitions" / cid for cid in competition_ids]
+    existing = [folder / name for folder in folders for name in FILES if (folder / name).exists()]
+    if existing:
+        more = f" (and {len(existing) - 1} more)" if len(existing) > 1 else ""
+        raise FileExistsError(f"{existing[0]} exists{more}")
+
+
 def write_checkout(
-    checkout: Path, data_dir: Path, competition_ids: Iterable[str], median_share: float = 0.25
+    checkout: Path,
+    data_dir: Path,
+    competition_ids: Iterable[str],
+    median_share: float = 0.25,
+    *,
+    overwrite: bool = False,
 ) -> Path:
     """Leaderboards (and a config and description) for each competition prepared under
-    ``data_dir``, graded with the real graders; returns ``checkout``."""
+    ``data_dir``, graded with the real graders; returns ``checkout``. Raises
+    ``FileExistsError``, before writing anything, when one of them is there already, unless
+    ``overwrite``."""
     from bench_adapters import CompetitionTask, resolve_task
 
     from . import answers_as_submission
 
+    competition_ids = list(competition_ids)
+    if not overwrite:
+        refuse_existing(checkout, competition_ids)
     for cid in competition_ids:
         task = resolve_task(f"mlebench/{cid}", data_dir=data_dir)
         assert isinstance(task, CompetitionTask)

@@ -4,7 +4,8 @@ a story (a job lost, a paycheck late, kids to feed), promises to pay it forward,
 an older, more active account.
 
 Public: ``train.json`` and ``test.json`` (upstream's ``json.dump(indent=4)`` of a list of
-requests) and their zips ``train.json.zip`` and ``test.json.zip``, ``sampleSubmission.csv``
+requests) and their zips ``train.zip`` and ``test.zip`` (upstream's ``shutil.make_archive``
+of each JSON file; the comment there says ``train.json.zip``), ``sampleSubmission.csv``
 (``request_id,requester_received_pizza`` = 0). Train requests carry all 32 Kaggle fields
 (the outcome, and ``*_at_retrieval`` counts); test requests only the 17 Kaggle's test shows.
 Private: ``test.csv`` (``request_id,requester_received_pizza`` as 0/1). Ids look like
@@ -100,7 +101,7 @@ def request(rng: np.random.Generator, k: int, success: bool) -> dict[str, Any]:
 def dump(rows: list[dict[str, Any]], public: Path, name: str) -> None:
     path = public / f"{name}.json"
     path.write_text(json.dumps(rows, indent=4))
-    with zipfile.ZipFile(public / f"{name}.json.zip", "w", zipfile.ZIP_DEFLATED) as zf:
+    with zipfile.ZipFile(public / f"{name}.zip", "w", zipfile.ZIP_DEFLATED) as zf:
         zf.write(path, arcname=path.name)
 
 

@@ -48,4 +48,7 @@ def test_a_full_run_stops_inside_its_time_budget(
     elapsed = time.monotonic() - start
     log = capsys.readouterr().out
     assert "planned steps fit" in log or "time budget reached" in log, log
-    assert (tmp_path / "s.csv").is_file() and elapsed < 20 + 15, elapsed
+    # In-process: no interpreter start; the budget starts in main and covers its imports,
+    # model and prediction. 5 s is the margin for a busy machine misjudging how long the
+    # prediction it keeps time back for will take (12 s measured at load 3).
+    assert (tmp_path / "s.csv").is_file() and elapsed < 20 + 5, elapsed
