@@ -201,6 +201,7 @@ def test_layout_columns_and_row_counts_match_upstream(data_dir: Path, competitio
     expected |= {"public/GCP-Coupons-Instructions.rtf"} if competition_id == TAXI else set()
     expected |= {"private/gold_submission.csv"} if competition_id == TPS_MAY else set()
     assert top_level == expected
+    assert (prepared / "private").stat().st_mode & 0o777 == 0o700  # the agent user cannot enter
 
     train = read(data_dir, competition_id, f"public/{train_file}")
     test = read(data_dir, competition_id, "public/test.csv")

@@ -90,6 +90,7 @@ def make_prepared(
     public.mkdir(parents=True)
     private.mkdir(parents=True)
     module.write(public, private, size, np.random.default_rng(seed))
+    private.chmod(0o700)  # whatever the umask: the agent user never reads the answers
     return prepared
 
 
