@@ -137,11 +137,21 @@ class Cluster:
 
 
 def start_worker(name: str, gpus: int, address: str, root: Path, ports: Iterator[int]) -> Node:
-    hidden = [
-        "/tmp",
-        *(str(Path(importlib.import_module(p).__file__ or "").parent) for p in PACKAGES),
-    ]
-    mounts = " && ".join(f"mount -t tmpfs -o mode=1777 tmpfs {path}" for path in hidden)
+    hidden = [Path("/tmp")]
+    for package in PACKAGES:
+        folder = Path(importlib.import_module(package).__file__ or "").parent
+        if not any(folder.is_relative_to(h) for h in hidden):  # a checkout under /tmp is gone
+            hidden.append(folder)
+    steps = [f"mount -t tmpfs -o mode=1777 tmpfs {path}" for path in hidden]
+    venv = Path(sys.prefix)
+    if venv.is_relative_to("/tmp"):  # the node's interpreter stays: held open, bound back
+        steps = [
+            f"exec 3<{venv}",
+            *steps,
+            f"mkdir -p {venv}",
+            f"mount --no-canonicalize --bind /proc/self/fd/3 {venv}",
+        ]
+    mounts = " && ".join(steps)
     ray = [RAY, "start", "--block", "--address", address, "--num-cpus", str(gpus),
            "--num-gpus", str(gpus), "--node-name", name, "--object-store-memory", OBJECT_STORE,
            "--disable-usage-stats", *node_ports(ports)]  # fmt: skip
