@@ -234,12 +234,15 @@ def ungraded(config: RunConfig, submission: Path) -> dict[str, Any]:
 
 def sees_gpu(task: str) -> bool:
     """Whether the run's sandbox gets the GPU device nodes: the GPUs a grid assigned it
-    (``CUDA_VISIBLE_DEVICES``, empty for a run that needs none), else whether its task needs
-    one (``scaffolds.grid.plan.needs_gpu``)."""
+    (``CUDA_VISIBLE_DEVICES``, empty for a run that needs none); else whether its task needs
+    one where its benchmark says (``scaffolds.grid.plan.needs_gpu``: MLE-bench's ``cpu_only``
+    split, the demo tasks and the demo paper need none); else (TAM-Bench) the machine's."""
     from scaffolds.grid.plan import needs_gpu
 
     visible = os.environ.get("CUDA_VISIBLE_DEVICES")
-    return bool(visible.strip()) if visible is not None else needs_gpu(task)
+    if visible is not None:
+        return bool(visible.strip())
+    return needs_gpu(task) or task.partition("/")[0] not in ("mlebench", "paperbench", "demo")
 
 
 def discard_unstarted(run_dir: Path, created: bool) -> None:

@@ -123,6 +123,7 @@ def test_a_runs_sandbox_gets_the_gpu_its_grid_assigned_else_its_task_needs(
     monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
     assert sees_gpu("mlebench/aerial-cactus-identification")  # a GPU competition
     assert not sees_gpu("mlebench/spaceship-titanic") and not sees_gpu("demo/tabular-binary")
+    assert sees_gpu("tam/image/hard")  # no per-task needs: the machine's GPUs, as run alone
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")  # the grid placed it on no GPU
     assert not sees_gpu("mlebench/aerial-cactus-identification")
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "3")  # its own GPU, whatever the task
