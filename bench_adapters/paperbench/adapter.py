@@ -58,6 +58,7 @@ class PaperBench:
             code_dev=bool(code_dev),
             resources_provided=bool(resources_provided),
             reproduce_timeout=reproduce_timeout,
+            data_dir=None if task_id == DEMO_ID or data_dir is None else str(data_dir),
         )
         return PaperTask(id=ref, paper=paper, public_dir=stage_public(paper), options=options)
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shlex
 import shutil
 import stat
 import tempfile
@@ -140,7 +141,8 @@ def grade_command(task: PaperTask, source: Source) -> str:
     flags = task.options.flags()
     if task.options.judge_model is None:
         flags = f"--judge-model MODEL {flags}".strip()
-    return f"python -m bench_adapters grade --task {task.id} --submission {source.path} {flags}"
+    submission = shlex.quote(str(source.path))
+    return f"python -m bench_adapters grade --task {task.id} --submission {submission} {flags}"
 
 
 def grade_replication(

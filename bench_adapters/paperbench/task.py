@@ -17,6 +17,7 @@ Beyond the protocol, scaffolds use three optional members (each found with ``get
 from __future__ import annotations
 
 import os
+import shlex
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,6 +51,8 @@ class PaperOptions:
     resources_provided: bool = False
     reproduce_timeout: float | None = None
     """Seconds ``reproduce.sh`` may run; a scaffold run passes its own time limit."""
+    data_dir: str | None = None
+    """The data folder the paper was found in, when given (not the bundled demo's)."""
 
     @property
     def reproduce_timeout_s(self) -> float:
@@ -57,9 +60,17 @@ class PaperOptions:
 
     def flags(self) -> str:
         """These options as ``python -m bench_adapters grade`` flags."""
-        valued = ("judge_model", "judge_api_base", "max_judge_cost", "reproduce_timeout")
+        valued = (
+            "data_dir",
+            "judge_model",
+            "judge_api_base",
+            "max_judge_cost",
+            "reproduce_timeout",
+        )
         parts = [
-            f"--{n.replace('_', '-')} {v}" for n in valued if (v := getattr(self, n)) is not None
+            f"--{n.replace('_', '-')} {shlex.quote(str(v))}"
+            for n in valued
+            if (v := getattr(self, n)) is not None
         ]
         switches = ("code_dev", "resources_provided")
         parts += [f"--{n.replace('_', '-')}" for n in switches if getattr(self, n)]

@@ -90,3 +90,20 @@ def test_a_readable_rubric_refuses_the_run(
     (paper / "judge").chmod(0o700)
     assert basic.main(argv) == 0
     assert json.loads((out / "run.json").read_text())["answers_exposed"] == []
+
+
+def test_a_paper_from_a_data_folder_grades_later_from_that_folder(
+    paper_cache: Path,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    import shlex
+
+    from bench_adapters.paperbench.replication import grade_command, locate
+
+    data = tmp_path / "my data"
+    shutil.copytree(resolve_task(DEMO).paper.dir, data / "papers" / "rice")
+    task = resolve_task("paperbench/rice", data_dir=data)
+    command = shlex.split(grade_command(task, locate(tmp_path / "sub")))
+    assert command[command.index("--data-dir") + 1] == str(data)
+    assert command[command.index("--submission") + 1] == str(tmp_path / "sub")
+    assert "--data-dir" not in grade_command(resolve_task(DEMO), locate(tmp_path / "sub"))
