@@ -22,7 +22,7 @@ WHEELHOUSE ?= $(HOME)/.cache/mlagent-scaffolds/wheels
 LLAMA_KEY := $(shell printf '%s' '$(LLAMA_CPP_VERSION) $(LLAMA_CMAKE_ARGS)' | sha256sum | cut -c1-12)
 LLAMA_WHEELS := $(WHEELHOUSE)/llama-cpp-python-$(LLAMA_CPP_VERSION)-$(LLAMA_KEY)
 
-.PHONY: install test lint demo clean clean-local-model local-model-check sandbox-tools
+.PHONY: install test lint check demo clean clean-local-model local-model-check sandbox-tools
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -54,15 +54,41 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
+# What CI keeps true before any test runs: ruff (lint and format); mypy, strict on the packages
+# (pyproject.toml: untyped defs, bare generics and unused ignores are errors) and on bench/;
+# and the import-layers contract (tests/layers.py; README: Architecture).
+PACKAGES := scaffolds aide_tree basic_agent iterative_agent tools prompts baselines bench_adapters rlecodec
+check: lint
+	$(VENV)/bin/mypy $(PACKAGES)
+	$(VENV)/bin/mypy bench
+	$(PY) -m tests.layers
+
 # One completion from the local model before the suite: a build that cannot run on this CPU
 # stops here with the reason in one line, not as failures ten minutes into the tests.
 local-model-check: install
 	@$(PY) -m scaffolds.local_llm --check
 
-# pytest exits 5 when it collected no tests: that is a failure here, never a pass.
+# The suite in two phases: every test not marked serial on all $(JOBS) cores (pytest-xdist),
+# then the serial ones alone on the machine (tests/parallel.py says what each worker gets of its
+# own). Data built once is shared by both phases through SCAFFOLDS_TEST_SHARE. It ends with the
+# 15 slowest tests and the wall time (tests/durations.py). pytest exits 5 when it collected no
+# tests: that is a failure here, never a pass; so is a test over 60 s that does not say why.
+JOBS ?= $(shell nproc)
+PYTEST := $(PY) -m pytest -q -p no:cacheprovider
 test: local-model-check
-	@$(PY) -m pytest -q -p no:cacheprovider; status=$$?; \
-	if [ $$status -eq 5 ]; then echo "make test: pytest collected no tests" >&2; exit 1; fi; exit $$status
+	@share=$$(mktemp -d /tmp/scaffolds-test-XXXXXX) && export SCAFFOLDS_TEST_SHARE=$$share; \
+	start=$$(date +%s); \
+	$(PYTEST) -n $(JOBS) -m "not serial" --junitxml=$$share/parallel.xml; parallel=$$?; \
+	middle=$$(date +%s); serial=0; \
+	if [ $$parallel -le 1 ]; then $(PYTEST) -m serial --junitxml=$$share/serial.xml; serial=$$?; fi; \
+	end=$$(date +%s); \
+	$(PY) -m tests.durations "parallel phase=$$((middle - start)):$$share/parallel.xml" \
+	  "serial phase=$$((end - middle)):$$share/serial.xml"; \
+	rm -rf $$share; \
+	for status in $$parallel $$serial; do \
+	  if [ $$status -eq 5 ]; then echo "make test: pytest collected no tests" >&2; exit 1; fi; \
+	  if [ $$status -ne 0 ]; then exit $$status; fi; \
+	done
 
 demo: install
 	$(PY) -m scaffolds.demo $(if $(MODEL),--model $(MODEL)) --task $(TASK)

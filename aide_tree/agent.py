@@ -8,7 +8,6 @@ run, and the node is appended to the journal. Variants subclass ``Aide`` and ove
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 from typing import Any, ClassVar, cast
 
@@ -22,13 +21,16 @@ from aide_tree.reply import parse_reply
 from aide_tree.review import TOOL_NAME, Review, parse_review
 from aide_tree.submissions import Submissions
 from aide_tree.tree_html import write_tree
-from bench_adapters.instructions import format_duration
 from scaffolds.messages import ModelResponse, Usage
 from scaffolds.model import LiteLLMModel, make_model
-from scaffolds.protocols import Message
-from scaffolds.replay import ReplayModel
+from scaffolds.protocols import Message, Model, ResumableModel
+from scaffolds.record import write_atomic
 from scaffolds.runtime import Run
 from scaffolds.session import ModelSession
+from scaffolds.timefmt import format_duration
+
+BEST_MODE = 0o666
+"""``best_solution.py`` is created as ``open`` creates a file: the umask decides its mode."""
 
 
 class Aide:
@@ -205,7 +207,7 @@ class Aide:
         best = self.journal.best()
         if best is node:
             self.submissions.keep(node.id)
-            write_text_atomic(self.run.dir / "best_solution.py", node.code)
+            write_atomic(self.run.dir / "best_solution.py", node.code, BEST_MODE)
         else:
             self.submissions.drop(node.id)
         self.run.record.event(
@@ -277,19 +279,11 @@ class Aide:
         best = self.journal.best()
         if best is not None:
             self.submissions.keep(best.id)
-            write_text_atomic(self.run.dir / "best_solution.py", best.code)
+            write_atomic(self.run.dir / "best_solution.py", best.code, BEST_MODE)
         self.run.record.event("resume", nodes=len(self.journal))
 
 
-def skip_responses(model: Any, count: int) -> None:
+def skip_responses(model: Model, count: int) -> None:
     """Start a replayed model after the responses the journal's nodes already used."""
-    inner = getattr(model, "inner", model)  # through a RecordingModel
-    if isinstance(inner, ReplayModel):
-        inner.position = count
-
-
-def write_text_atomic(path: os.PathLike[str], text: str) -> None:
-    tmp = f"{os.fspath(path)}.tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    if isinstance(model, ResumableModel):
+        model.resume_at(count)

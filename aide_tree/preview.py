@@ -96,7 +96,7 @@ def count_rows(path: Path) -> str:
 def describe_column(name: str, values: object) -> str:
     import pandas as pd
 
-    series: pd.Series = values  # type: ignore[assignment]
+    series: pd.Series = values
     unique = series.nunique(dropna=True)
     missing = " with missing values" if series.isna().any() else ""
     if pd.api.types.is_numeric_dtype(series) and unique > 10:

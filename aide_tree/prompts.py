@@ -1,27 +1,23 @@
-"""AIDE's prompt templates, from ``prompts/aide/`` (``string.Template``, ``$name`` placeholders)."""
+"""AIDE's prompt templates, ``prompts/aide/``, through the one prompt loader (``prompts``).
+
+AIDE's prompts are stripped of whitespace at both ends once filled in (``trim="whitespace"``),
+as they always were: a code block or a data preview placed last loses its trailing blank lines.
+"""
 
 from __future__ import annotations
 
-import json
-from functools import cache
-from importlib import resources
-from string import Template
 from typing import Any
+
+import prompts
 
 PROMPT_SET = "aide"
 
 
-@cache
-def _text(name: str) -> str:
-    return resources.files("prompts").joinpath(PROMPT_SET, name).read_text(encoding="utf-8")
-
-
 def render(name: str, **fields: object) -> str:
     """``prompts/aide/<name>.md`` with every placeholder filled (a missing one is an error)."""
-    return Template(_text(f"{name}.md")).substitute({k: str(v) for k, v in fields.items()}).strip()
+    return prompts.render(PROMPT_SET, name, fields, trim="whitespace")
 
 
 def tool_schema(name: str) -> dict[str, Any]:
     """A function schema the model may call (``prompts/aide/<name>.json``), as a fresh dict."""
-    schema: dict[str, Any] = json.loads(_text(f"{name}.json"))
-    return schema
+    return prompts.tool_schema(PROMPT_SET, name)

@@ -3,8 +3,9 @@ task's validator, and kept in the run folder when its node becomes the best.
 
 The workspace's submission folder belongs to the agent, whose code may leave links there, so
 the harness (often root) never follows a path inside it: it walks down from the workspace root
-with ``O_NOFOLLOW``, accepts only a regular file owned by the agent user, and copies from the
-opened file. That costs microseconds per step, where reading the file as the agent through a
+with ``O_NOFOLLOW``, accepts only a regular file owned by the agent user and no larger than
+``tools.agent_io.MAX_COPY_BYTES``, and copies from the opened file, holes kept
+(``tools.keep.copy_open_file``). That costs microseconds per step, where reading the file as the agent through a
 process (``tools.agent_io``) costs milliseconds.
 """
 
@@ -13,11 +14,13 @@ from __future__ import annotations
 import errno
 import os
 import shutil
-import stat
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+
+from tools.agent_io import MAX_COPY_BYTES
+from tools.keep import NotTaken, copy_open_file
 
 _DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
 
@@ -98,18 +101,12 @@ class Submissions:
                 )
             _, message = self.validate(candidate)  # the validator's own words for a missing file
             return SubmissionCheck(None, False, self._relative(message, candidate))
-        with os.fdopen(fd, "rb") as src:
-            info = os.fstat(src.fileno())
-            if not stat.S_ISREG(info.st_mode):
-                return SubmissionCheck(
-                    self.relpath, False, f"{self.relpath} is not a regular file."
-                )
-            if self.owner_uid is not None and info.st_uid != self.owner_uid:
-                return SubmissionCheck(
-                    self.relpath, False, f"{self.relpath} was not written by the agent's code."
-                )
-            with open(candidate, "wb") as dst:
-                shutil.copyfileobj(src, dst, 2**20)
+        try:
+            copy_open_file(fd, candidate, MAX_COPY_BYTES, self.owner_uid)
+        except NotTaken as exc:
+            return SubmissionCheck(self.relpath, False, f"{self.relpath} was not taken: {exc}.")
+        finally:
+            os.close(fd)
         ok, message = self.validate(candidate)
         return SubmissionCheck(self.relpath, ok, self._relative(message, candidate))
 

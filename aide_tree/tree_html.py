@@ -11,13 +11,13 @@ Also a command, to redraw the page of any run (for instance one that was killed)
 from __future__ import annotations
 
 import json
-import os
 import sys
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from aide_tree.journal import Journal
+from scaffolds.record import write_atomic
 
 OUTPUT_CHARS = 4000
 """Characters of each node's output kept in the page (head and tail)."""
@@ -54,10 +54,9 @@ def page(journal: Journal, task: str, policy: str | None = None) -> str:
 
 
 def write_tree(journal: Journal, task: str, path: Path, policy: str | None = None) -> None:
-    """Write the page by rename, so a reader never sees half of it."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(page(journal, task, policy), encoding="utf-8")
-    os.replace(tmp, path)
+    """Write the page by rename, so a reader never sees half of it; created as ``open``
+    creates a file (the umask decides its mode)."""
+    write_atomic(path, page(journal, task, policy), 0o666)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,6 +8,11 @@ For each task (``check_task``):
 4. corrupted copies of the sample (its last column dropped; its last row dropped): invalid,
    with a message, from both ``validate`` and ``grade``.
 
+Upstream's own validity wins where its metric breaks an expectation: a grader's
+``check_notes`` names such submissions and says why (a perfect submission scoring ``-inf``,
+a sample scoring NaN that no baseline can beat, a partial submission upstream scores), and
+the evidence carries that reason instead of a failure.
+
 Every expectation ends ``pass``, ``fail`` or ``skip``, with the evidence. A medal expectation
 is never passed without a leaderboard: it is skipped, with the reason. Tasks whose data is not
 prepared (or that this package cannot grade) are skipped whole, with the reason.
@@ -19,7 +24,7 @@ import contextlib
 import shutil
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -31,6 +36,7 @@ from baselines.judges import (
     Outcome,
     Status,
     guarded,
+    judge_accepted,
     judge_beats_sample,
     judge_gold,
     judge_invalid,
@@ -112,7 +118,9 @@ def read_as_text(path: Path) -> pd.DataFrame:
 
 def write_gold(task: CompetitionTask, path: Path) -> None:
     """The answers in submission form: the declared gold submission, or the answers file cut
-    to the sample submission's columns (in its column order)."""
+    to the sample submission's columns (in its column order), or, where the answers lack
+    those columns, the answers file itself (upstream's default gold; e.g. jigsaw-unintended-
+    bias, whose grader accepts the answers' ``toxicity`` for ``prediction``)."""
     gold_name = getattr(task.grader_spec, "gold_submission", None)
     if gold_name:
         shutil.copyfile(task.private_dir / gold_name, path)
@@ -121,9 +129,9 @@ def write_gold(task: CompetitionTask, path: Path) -> None:
         raise ValueError(f"answers {task.answers_path.name} are not a CSV")
     columns = list(pd.read_csv(task.sample_submission_path, nrows=0).columns)
     answers = read_as_text(task.answers_path)
-    missing = [c for c in columns if c not in answers.columns]
-    if missing:
-        raise ValueError(f"the answers lack the sample submission's columns {missing}")
+    if not set(columns) <= set(answers.columns):  # upstream's gold: the answers file as it is
+        shutil.copyfile(task.answers_path, path)
+        return
     answers[columns].to_csv(path, index=False)
 
 
@@ -190,19 +198,34 @@ def check_task(ref: str, options: CheckOptions) -> TaskCheck:
     return TaskCheck(task.id, "checked", seconds=seconds, outcomes=outcomes)
 
 
+def check_notes(task: CompetitionTask) -> Mapping[str, str]:
+    """Submissions upstream grades against the usual expectation, with why (by name)."""
+    return getattr(task.grader_spec, "check_notes", None) or {}
+
+
+def noted(outcomes: list[Outcome], note: str | None) -> list[Outcome]:
+    """The outcomes with upstream's reason added to their evidence."""
+    if note:
+        for outcome in outcomes:
+            outcome.evidence += f" ({note})"
+    return outcomes
+
+
 def check_gold(task: CompetitionTask, folder: Path) -> list[Outcome]:
     path = folder / "gold.csv"
     write_gold(task, path)
     report = task.grade(path)
-    return [judge_valid(task, "gold", report, path), judge_gold(task, report)]
+    outcomes = [judge_valid(task, "gold", report, path), judge_gold(task, report)]
+    return noted(outcomes, check_notes(task).get("gold"))
 
 
 def check_sample(task: CompetitionTask) -> list[Outcome]:
     report = task.grade(task.sample_submission_path)
-    return [
+    outcomes = [
         judge_valid(task, "sample", report, task.sample_submission_path),
         judge_median(task, "sample", report, above=False),
     ]
+    return noted(outcomes, check_notes(task).get("sample"))
 
 
 def check_baseline(task: CompetitionTask, folder: Path, options: CheckOptions) -> list[Outcome]:
@@ -230,7 +253,7 @@ def check_baseline(task: CompetitionTask, folder: Path, options: CheckOptions) -
     sample_score = task.grade(task.sample_submission_path)["score"]
     outcomes = [
         judge_valid(task, "baseline", report, Path(run.submission_path)),
-        judge_beats_sample(task, report, sample_score),
+        judge_beats_sample(task, report, sample_score, check_notes(task).get("sample")),
     ]
     if options.smoke:
         reason = "--smoke: the baseline trained on a small sample; check without --smoke"
@@ -241,7 +264,14 @@ def check_baseline(task: CompetitionTask, folder: Path, options: CheckOptions) -
 
 
 def check_corrupted(task: CompetitionTask, folder: Path) -> list[Outcome]:
-    return [judge_invalid(task, name, path) for name, path in write_corrupted(task, folder).items()]
+    """Each corrupted copy is rejected, unless upstream scores it (its note says why)."""
+    notes = check_notes(task)
+    return [
+        judge_accepted(task, name, path, notes[name])
+        if name in notes
+        else judge_invalid(task, name, path)
+        for name, path in write_corrupted(task, folder).items()
+    ]
 
 
 def check_tasks(

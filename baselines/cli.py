@@ -15,6 +15,7 @@ from baselines.registry import BASELINES, has_baseline, task_ref
 from baselines.runner import run_baseline
 from bench_adapters import TaskNotPrepared, UnknownTask, list_tasks, resolve_task
 from bench_adapters.cli import BadInput, OneLineParser
+from bench_adapters.options import add_flags, from_args
 
 EXAMPLES = """examples:
   python -m baselines run --task mlebench/spaceship-titanic --data-dir ~/mle-data
@@ -54,17 +55,7 @@ def positive_int(text: str) -> int:
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--data-dir",
-        help="MLE-bench prepared data (default: $MLEBENCH_DATA_DIR or ~/.cache/mle-bench/data)",
-    )
-    parser.add_argument(
-        "--mlebench-dir", help="mle-bench checkout with leaderboards (default: $MLEBENCH_DIR)"
-    )
-    parser.add_argument(
-        "--demo-dir",
-        help="demo task cache (default: $SCAFFOLDS_DEMO_DIR or ~/.cache/scaffolds/demo)",
-    )
+    add_flags(parser, "data")
     parser.add_argument(
         "--smoke", action="store_true", help="baselines train on a small sample (fast; for tests)"
     )
@@ -129,7 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _task_options(args: argparse.Namespace) -> dict[str, Any]:
-    return {"data_dir": args.data_dir, "mlebench_dir": args.mlebench_dir, "demo_dir": args.demo_dir}
+    return {k: v for k, v in from_args(args).items() if v is not None}
 
 
 def cmd_run(args: argparse.Namespace) -> int:

@@ -6,6 +6,7 @@ leaderboard, a medal or median expectation is skipped with the reason, never pas
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,16 +73,34 @@ def judge_median(
 
 
 def judge_beats_sample(
-    task: CompetitionTask, report: dict[str, Any], sample_score: float | None
+    task: CompetitionTask,
+    report: dict[str, Any],
+    sample_score: float | None,
+    note: str | None = None,
 ) -> Outcome:
+    """``note``: why upstream's metric gives the sample what it gives (a NaN is then no fault)."""
     expectation = "better than the sample"
     score = report["score"]
     if score is None or sample_score is None:
         which = "baseline" if score is None else "sample"
         return Outcome("baseline", expectation, "fail", f"the {which} submission has no score")
+    if math.isnan(sample_score) and note:
+        return Outcome(
+            "baseline", expectation, "skip", f"the sample scores nan, which nothing beats ({note})"
+        )
     beats = score < sample_score if task.is_lower_better else score > sample_score
     evidence = f"score {_fmt(score)} vs sample {_fmt(sample_score)} ({_direction(task)})"
     return Outcome("baseline", expectation, "pass" if beats else "fail", evidence)
+
+
+def judge_accepted(task: CompetitionTask, name: str, path: Path, note: str) -> Outcome:
+    """A corrupted copy that upstream scores: valid here too, with upstream's reason."""
+    expectation = "valid, as upstream"
+    report = task.grade(path)
+    if not report["valid_submission"]:
+        _, message = task.validate(path)
+        return Outcome(name, expectation, "fail", f"graded invalid: {one_line(message)} ({note})")
+    return Outcome(name, expectation, "pass", f"score {_fmt(report['score'])} ({note})")
 
 
 def judge_invalid(task: CompetitionTask, name: str, path: Path) -> Outcome:

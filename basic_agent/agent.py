@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from basic_agent import prompts
+import prompts
 from basic_agent.config import BasicConfig
 from basic_agent.history import committed_history, normalize_reply, tool_message
 from scaffolds.budget import LimitReached
-from scaffolds.protocols import Message
-from scaffolds.replay import ReplayModel
+from scaffolds.protocols import Message, ResumableModel
 from scaffolds.runtime import Run
 from tools import Observation
 
@@ -128,9 +127,8 @@ class BasicAgent:
         """Continue from the last completed step in the record; the kernel starts empty."""
         self.messages, steps = committed_history(self.run.record.events())
         self.run.budget.steps = steps
-        model = getattr(self.run.session.model, "inner", self.run.session.model)
-        if isinstance(model, ReplayModel):
-            model.position = steps
+        if isinstance(self.run.session.model, ResumableModel):
+            self.run.session.model.resume_at(steps)
         if self.messages:
             self.add("user", self.prompt("resumed", reminder=self.run.reminder()), "resumed")
 
@@ -145,4 +143,4 @@ class BasicAgent:
         self.run.checkpoint()
 
     def prompt(self, name: str, **values: object) -> str:
-        return prompts.render(self.prompt_sets, name, **values)
+        return prompts.render(self.prompt_sets, name, values)

@@ -193,7 +193,8 @@ def main() -> None:
     from bench_adapters import resolve_task
 
     resolve_task(TASK)  # generate the task's data before anything is timed
-    local, ray, bare = Samples(), Samples(), []
+    local, ray = Samples(), Samples()
+    bare: list[float] = []
     try:
         with cluster(root) as (address, what):
             for k in range(args.rounds):  # alternate, so that a busy spell hits all alike

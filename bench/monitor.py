@@ -28,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from scaffolds.monitor.plagiarism import CACHE_NAME, compare
+from scaffolds.monitor.plagiarism import compare, default_cache
 
 LINES = 500
 GOAL_WARM_S = 1.0
@@ -149,7 +149,7 @@ def main() -> int:
     )
 
     def cold() -> None:
-        (refs / CACHE_NAME).unlink(missing_ok=True)
+        default_cache(refs).unlink(missing_ok=True)
         compare(solution, refs)
 
     cold_s = timed(cold, args.repeats)

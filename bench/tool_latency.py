@@ -13,6 +13,11 @@ machine slows every one alike. Reported per sandbox: the median round trip of a 
 interpreter per step. Goals: trivial python round trip <= 5 ms; the namespace sandbox adds
 <= 1 ms to it, and to a trivial bash call and ``view`` call too; warm step >= 100x
 faster than a fresh process. The verdict names each call that meets or misses its goal.
+
+Then timeouts: a ``bash`` ``sleep 30`` and a ``python`` ``time.sleep(30)`` under a 1.5 s tool
+limit, per sandbox; reported is how long past the limit each call takes to come back (the
+process group killed, or the cell interrupted, and the note written). Goal: <= 2.5 s past it.
+The tests check only that such a call is cut; how promptly, is measured here.
 """
 
 from __future__ import annotations
@@ -41,6 +46,13 @@ BLAS_THREADS = 1  # a tiny model: keep BLAS thread start-up out of what is measu
 TRIVIAL_GOAL_MS = 5.0
 ADDED_GOAL_MS = 1.0
 RATIO_GOAL = 100.0
+TIMEOUT_S = 1.5  # the tool limit of the timeout rows
+TIMEOUT_CALLS = 3  # calls over their limit timed per sandbox and tool
+TIMEOUT_GOAL_S = 2.5  # how long past its limit a cut call may take to come back
+OVER_LIMIT = {
+    "bash": '{"command": "sleep 30"}',
+    "python": '{"code": "import time; time.sleep(30)"}',
+}
 ADDED_CALLS = {"call": "python", "bash": "bash", "view": "view"}
 """The calls whose cost the namespace sandbox adds to, against the user-based one."""
 STEP = """\
@@ -140,6 +152,30 @@ def measure(subjects: list[Subject], counts: dict[str, int]) -> None:
                 s.time(what, partial(action, s))
 
 
+def overshoot(s: Subject, tool: str, repeats: int) -> float:
+    """Median seconds past ``TIMEOUT_S`` that a call of ``tool`` over its limit comes back."""
+    tools = Toolset.standard(
+        s.sandbox.workspace, s.sandbox, s.kernel, lambda p: (True, ""),
+        "submission/submission.csv", time_left=lambda: 3600.0, tool_timeout_s=TIMEOUT_S,
+    )  # fmt: skip
+    samples = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        observation = tools.call(tool, OVER_LIMIT[tool])
+        samples.append(time.perf_counter() - started - TIMEOUT_S)
+        assert "Timed out after 1.5 s" in observation.text, observation.text
+    return statistics.median(samples)
+
+
+def report_timeouts(subjects: list[Subject], repeats: int) -> None:
+    for s in subjects:
+        past = {tool: overshoot(s, tool, repeats) for tool in OVER_LIMIT}
+        ok = max(past.values()) <= TIMEOUT_GOAL_S
+        print(f"{s.name}: a call over its {TIMEOUT_S:g} s limit returns "
+              + ", ".join(f"{tool} {v:+.2f} s" for tool, v in past.items())
+              + f" past it: {check(ok)} (<= {TIMEOUT_GOAL_S:g} s)")  # fmt: skip
+
+
 def report(subjects: list[Subject]) -> None:
     rows = [
         ("trivial python call, Toolset.call   ", "call"),
@@ -186,6 +222,7 @@ def main() -> None:
     parser.add_argument("--bash", type=int, default=BASH_CALLS, help="bash and view calls")
     parser.add_argument("--warm", type=int, default=WARM_STEPS)
     parser.add_argument("--fresh", type=int, default=FRESH_STEPS)
+    parser.add_argument("--timeouts", type=int, default=TIMEOUT_CALLS, help="calls over a limit")
     parser.add_argument(
         "--blas-threads",
         type=int,
@@ -209,9 +246,10 @@ def main() -> None:
                 for name, options in configurations()
             ]
             measure(subjects, counts)
+            report(subjects)
+            report_timeouts(subjects, args.timeouts)
     finally:
         shutil.rmtree(base, ignore_errors=True)
-    report(subjects)
 
 
 if __name__ == "__main__":

@@ -13,12 +13,14 @@ from typing import Any, NoReturn
 
 from bench_adapters.csvio import read_jsonl
 from bench_adapters.errors import TaskNotPrepared, UnknownTask
-from bench_adapters.registry import list_tasks, resolve_task
+from bench_adapters.options import add_flags, from_args
+from bench_adapters.registry import list_known_issues, list_tasks, resolve_task
 from bench_adapters.report import aggregate_reports
 from scaffolds.protocols import Task
 
 EXAMPLES = """examples:
   python -m bench_adapters list --benchmark mlebench --split lite
+  python -m bench_adapters list --benchmark mlebench --known-issues
   python -m bench_adapters validate --task demo/tabular-binary --submission submission.csv
   python -m bench_adapters grade --task mlebench/spaceship-titanic --submission submission.csv
   python -m bench_adapters grade --task tam/text/medium --submission run/submission/submission.csv \\
@@ -44,78 +46,9 @@ class BadInput(Exception):
     """Anything that should end the command with exit code 2 and one line."""
 
 
-def _task_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--data-dir",
-        help="prepared data (MLE-bench default: $MLEBENCH_DATA_DIR or ~/.cache/mle-bench/data; "
-        "TAM: $TAM_DATA_DIR or ~/.cache/tam-bench/data; PaperBench: $PAPERBENCH_DATA_DIR)",
-    )
-    parser.add_argument(
-        "--mlebench-dir",
-        help="upstream mle-bench checkout with leaderboards "
-        "and descriptions (default: $MLEBENCH_DIR)",
-    )
-    parser.add_argument(
-        "--demo-dir",
-        help="demo task cache (default: $SCAFFOLDS_DEMO_DIR or ~/.cache/scaffolds/demo)",
-    )
-
-
-def _judge_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--judge-model",
-        help="model that judges judge-graded tasks (TAM constraints, PaperBench rubrics), "
-        "or replay:FILE",
-    )
-    parser.add_argument("--judge-api-base", help="OpenAI-compatible server for --judge-model")
-    parser.add_argument(
-        "--max-judge-cost", type=float, help="stop judging once this many USD are spent"
-    )
-
-
-def _duration(text: str) -> float:
-    from scaffolds.budget import parse_duration
-
-    try:
-        return parse_duration(text)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from e
-
-
-def _paperbench_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--code-dev", action="store_true", help="PaperBench Code-Dev: code development only"
-    )
-    parser.add_argument(
-        "--reproduce-timeout",
-        type=_duration,
-        help="PaperBench: longest reproduce.sh run, e.g. 12h (default: 100h)",
-    )
-    parser.add_argument(
-        "--resources-provided",
-        action="store_true",
-        help="PaperBench: datasets and models were given; their acquisition weighs 0",
-    )
-
-
-def _options(args: argparse.Namespace) -> dict[str, Any]:
-    return {
-        "data_dir": args.data_dir,
-        "mlebench_dir": args.mlebench_dir,
-        "demo_dir": args.demo_dir,
-        "obfuscate": getattr(args, "obfuscate", False) or None,
-        "judge_model": getattr(args, "judge_model", None),
-        "judge_api_base": getattr(args, "judge_api_base", None),
-        "max_judge_cost": getattr(args, "max_judge_cost", None),
-        "code_dev": getattr(args, "code_dev", False) or None,
-        "reproduce_timeout": getattr(args, "reproduce_timeout", None),
-        "resources_provided": getattr(args, "resources_provided", False) or None,
-    }
-
-
 def _resolve(ref: str, args: argparse.Namespace) -> Task:
     try:
-        return resolve_task(ref, **_options(args))
+        return resolve_task(ref, **from_args(args))
     except (UnknownTask, TaskNotPrepared) as e:
         raise BadInput(str(e)) from e
 
@@ -138,10 +71,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--benchmark", help="only this benchmark (mlebench, demo, paperbench, ...)")
     p.add_argument(
         "--split",
-        help="only this split (mlebench: all, lite, medium, high, dev, cpu_only; "
+        help="only this split (mlebench: all, lite, medium, high, dev, cpu_only, or_initial; "
         "paperbench: all, dev, lite, human, debug, testing, demo)",
     )
     p.add_argument("--graded", action="store_true", help="only tasks this package can grade")
+    p.add_argument(
+        "--known-issues",
+        action="store_true",
+        help="instead, each known problem of the listed tasks (leaks, broken data...): "
+        "'REFERENCE: [kind] problem (source)', one a line",
+    )
 
     for name, text in (
         ("validate", "check a submission's format (never a score)"),
@@ -159,10 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
             type=Path,
             help="the submission CSV (PaperBench: a repository folder, a .bundle or a run folder)",
         )
-        _task_options(p)
-        if name == "grade":
-            _judge_options(p)
-            _paperbench_options(p)
+        add_flags(p, "data", *(("judge", "paper") if name == "grade" else ()))
 
     p = sub.add_parser(
         "grade-jsonl",
@@ -173,8 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--submissions", required=True, type=Path, help="the JSONL file")
     p.add_argument("--out", required=True, type=Path, help="folder for the report")
-    _task_options(p)
-    _judge_options(p)
+    add_flags(p, "data", "judge")
 
     p = sub.add_parser(
         "instructions",
@@ -183,14 +118,10 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--task", required=True)
-    p.add_argument(
-        "--obfuscate", action="store_true", help="no mention of Kaggle or the competition name"
-    )
     p.add_argument("--hardware", default="a CPU", help='e.g. "a CPU", "1 NVIDIA H100"')
     p.add_argument("--time-limit", default="24h", help="e.g. 90m, 24h (default: 24h)")
     p.add_argument("--max-steps", type=int, default=None, help="default: no step limit")
-    _task_options(p)
-    _paperbench_options(p)
+    add_flags(p, "data", "paper", "instructions")
     return parser
 
 
@@ -200,10 +131,15 @@ def _print_json(data: Any) -> None:
 
 def cmd_list(args: argparse.Namespace) -> int:
     try:
-        refs = list_tasks(args.benchmark, args.split, graded_only=args.graded)
+        if args.known_issues:
+            issues = list_known_issues(args.benchmark, args.split, graded_only=args.graded)
+            refs = [f"{ref}: {line}" for ref, line in issues]
+        else:
+            refs = list_tasks(args.benchmark, args.split, graded_only=args.graded)
     except (UnknownTask, ValueError) as e:
         raise BadInput(str(e)) from e
-    print("\n".join(refs))
+    if refs:
+        print("\n".join(refs))
     return 0
 
 

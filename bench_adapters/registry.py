@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from bench_adapters.errors import UnknownTask
-from scaffolds.protocols import Task
+from bench_adapters.options import NAMES
+from scaffolds.protocols import MonitorRule, PlannedRun, ReportSection, Task
 
 ADAPTERS: dict[str, str] = {
     "mlebench": "bench_adapters.mlebench.adapter:MLEBench",
@@ -23,29 +24,24 @@ ADAPTERS: dict[str, str] = {
 }
 """Benchmark name -> ``module:Class`` of its adapter."""
 
-OPTIONS = frozenset(
-    {
-        "data_dir",
-        "mlebench_dir",
-        "demo_dir",
-        "obfuscate",
-        "judge_model",
-        "judge_api_base",
-        "max_judge_cost",
-        "code_dev",
-        "resources_provided",
-        "reproduce_timeout",
-    }
-)
+OPTIONS = NAMES
 """Every option any adapter takes; each adapter ignores the ones meant for other benchmarks."""
 
 
 class Benchmark(Protocol):
-    """What the registry needs from one benchmark's adapter."""
+    """What the registry needs from one benchmark's adapter, and what the rest of the suite
+    may ask about a benchmark: nothing outside ``bench_adapters/<benchmark>/`` names one."""
 
     name: str
+    submits_folders: bool
+    """A submission is a folder (PaperBench's repository), not a file."""
 
     def splits(self) -> list[str]: ...
+
+    def needs_gpu(self, task_id: str) -> bool | None:
+        """Whether the task needs a GPU; None when the benchmark does not say (a run then gets
+        the machine's GPUs)."""
+        ...
 
     def list_ids(self, split: str | None = None, graded_only: bool = False) -> list[str]: ...
 
@@ -56,8 +52,57 @@ class Benchmark(Protocol):
         ...
 
 
+@runtime_checkable
+class HasReportSections(Protocol):
+    """A benchmark that adds its own sections to a grid's report (TAM-Bench's tables,
+    PaperBench's replication score, MLE-bench's known issues)."""
+
+    def report_sections(
+        self, rows: list[dict[str, Any]], plan: list[PlannedRun]
+    ) -> list[ReportSection]:
+        """Sections for the grid's ``rows`` (one per run, as results.jsonl holds them) and its
+        ``plan`` (every planned run; a planned run with no row counts as failed); empty when
+        the grid ran none of the benchmark's tasks."""
+        ...
+
+
+@runtime_checkable
+class HasMonitorRules(Protocol):
+    """A benchmark with rules of its own for the run monitors (PaperBench's blacklist)."""
+
+    def monitor_rules(self) -> list[MonitorRule]: ...
+
+
+@runtime_checkable
+class HasKnownIssues(Protocol):
+    """A benchmark that records known problems of its tasks (leaks, broken data...)."""
+
+    def known_issues(self, task_id: str) -> list[str]:
+        """One line per known problem of ``task_id``; empty when there is none."""
+        ...
+
+
 def benchmarks() -> list[str]:
     return list(ADAPTERS)
+
+
+def benchmark_of(ref: str) -> Benchmark | None:
+    """The benchmark of the reference ``<benchmark>/<id>``; None for a folder path or an
+    unknown benchmark."""
+    head, sep, rest = ref.partition("/")
+    return get_benchmark(head) if sep and rest and head in ADAPTERS else None
+
+
+def needs_gpu(ref: str) -> bool | None:
+    """Whether the task ``ref`` needs a GPU, as its benchmark says; None when it does not say."""
+    benchmark = benchmark_of(ref)
+    return None if benchmark is None else benchmark.needs_gpu(ref.partition("/")[2])
+
+
+def submits_folder(ref: str) -> bool:
+    """Whether a submission to ``ref``'s benchmark is a folder (without resolving the task)."""
+    benchmark = benchmark_of(ref)
+    return bool(benchmark is not None and benchmark.submits_folders)
 
 
 def get_benchmark(name: str) -> Benchmark:
@@ -120,3 +165,16 @@ def list_tasks(
             known = sorted({s for n in names for s in get_benchmark(n).splits()})
             raise ValueError(f"unknown split {split!r} (known: {', '.join(known)})")
     return [f"{a.name}/{i}" for a in adapters for i in a.list_ids(split, graded_only=graded_only)]
+
+
+def list_known_issues(
+    benchmark: str | None = None, split: str | None = None, *, graded_only: bool = False
+) -> list[tuple[str, str]]:
+    """``(task reference, problem)`` for each known problem of the tasks ``list_tasks`` gives."""
+    out = []
+    for ref in list_tasks(benchmark, split, graded_only=graded_only):
+        name, _, task_id = ref.partition("/")
+        adapter = get_benchmark(name)
+        if isinstance(adapter, HasKnownIssues):
+            out += [(ref, line) for line in adapter.known_issues(task_id)]
+    return out

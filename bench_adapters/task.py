@@ -26,6 +26,8 @@ from bench_adapters.validation import check_path, validate_file
 
 log = logging.getLogger(__name__)
 
+_COPY_ON_WRITE = int(pd.__version__.split(".")[0]) >= 3
+
 
 class GraderSpecLike(Protocol):
     """The shape of ``bench_adapters.mlebench.graders.GraderSpec`` (read-only members)."""
@@ -45,6 +47,12 @@ class GraderSpecLike(Protocol):
 
     @property
     def grade(self) -> Callable[[pd.DataFrame, Any], float]: ...
+
+
+def answers_loader(spec: GraderSpecLike) -> Callable[[Path], Any]:
+    """How ``spec``'s answers file is read: its own ``load_answers`` where it has one (answers
+    far larger than what grading needs), else as upstream reads them."""
+    return getattr(spec, "load_answers", None) or load_answers
 
 
 def check_prepared(ref: str, prepared_dir: Path, answers: str, hint: str = "") -> None:
@@ -75,6 +83,8 @@ class CompetitionTask:
     prepare_hint: str = ""
     """Appended to the not-prepared message: how to prepare this task's data."""
     submission_relpath: str = "submission/submission.csv"
+    submission_is_folder: bool = False
+    has_metric: bool = True
     public_dir: Path = field(init=False)
     is_lower_better: bool = field(init=False)
     _answers_cache: tuple[tuple[int, int], Any] | None = field(init=False, default=None, repr=False)
@@ -118,15 +128,21 @@ class CompetitionTask:
         check_prepared(self.id, self.prepared_dir, self.grader_spec.answers, self.prepare_hint)
 
     def _answers(self) -> Any:
-        """The answers, read once per file version, handed out as a fresh copy each time."""
+        """The answers, read once per file version, handed out as a copy (shallow under
+        copy-on-write) each time."""
         stat = self.answers_path.stat()
         key = (stat.st_mtime_ns, stat.st_size)
         if self._answers_cache is None or self._answers_cache[0] != key:
-            self._answers_cache = (key, load_answers(self.answers_path))
+            self._answers_cache = (key, answers_loader(self.grader_spec)(self.answers_path))
         answers = self._answers_cache[1]
-        return answers.copy() if isinstance(answers, pd.DataFrame) else copy.deepcopy(answers)
+        if isinstance(answers, pd.DataFrame):
+            # Under copy-on-write (pandas >= 3) a shallow copy keeps a grader's edits off the
+            # cache without a second copy of the data (13 M rows in icecube's answers).
+            return answers.copy(deep=not _COPY_ON_WRITE)
+        return copy.deepcopy(answers)
 
-    def _max_bytes(self) -> int:
+    def max_submission_bytes(self) -> int:
+        """The largest submission worth reading (``csvio.size_limit_bytes``)."""
         return size_limit_bytes(self.answers_path, self.sample_submission_path)
 
     def validate(self, path: Path) -> tuple[bool, str]:
@@ -135,7 +151,9 @@ class CompetitionTask:
         if failed is not None:
             return failed
         self.ensure_prepared()
-        return validate_file(path, self.grader_spec.grade, self._answers, self._max_bytes())
+        return validate_file(
+            path, self.grader_spec.grade, self._answers, self.max_submission_bytes()
+        )
 
     def grade(self, path: Path) -> dict[str, Any]:
         path = Path(path)
@@ -143,7 +161,9 @@ class CompetitionTask:
         exists = path.is_file() and path.suffix.lower() == ".csv"
         score = None
         if exists:
-            score = score_file(path, self.grader_spec.grade, self._answers, self._max_bytes())
+            score = score_file(
+                path, self.grader_spec.grade, self._answers, self.max_submission_bytes()
+            )
         else:
             log.warning("Invalid submission file: %s (it must exist and be a CSV)", path)
         if self.leaderboard is None:

@@ -5,7 +5,7 @@ import os
 # litellm fetches its model price map from the network on import unless told otherwise.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-from scaffolds.budget import Budget, LimitReached, format_hms, parse_duration
+from scaffolds.budget import Budget, LimitReached, parse_duration
 from scaffolds.messages import (
     ContextWindowExceeded,
     ModelError,
@@ -19,6 +19,7 @@ from scaffolds.protocols import Message, Model, Task
 from scaffolds.record import Redactor, RunRecord
 from scaffolds.replay import RecordingModel, ReplayModel, ScriptedModel
 from scaffolds.session import ModelSession
+from scaffolds.timefmt import format_hms
 
 __all__ = [
     "Budget",

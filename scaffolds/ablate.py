@@ -36,7 +36,7 @@ def last_step(config: GridConfig) -> Callable[[Path], list[Path]] | None:
     the report (``--report``)."""
     if not config.monitor:
         return write_report if config.report else None
-    from scaffolds.monitor import grid_monitor_config, monitor_grid
+    from scaffolds.monitor import grid_monitor_config, monitor_grid, redraw_pages
 
     monitor_config = grid_monitor_config(config.out, config.monitor_args)  # bad flags: exit 2 now
 
@@ -44,6 +44,7 @@ def last_step(config: GridConfig) -> Callable[[Path], list[Path]] | None:
         monitor_grid(
             grid_dir, monitor_config, echo=lambda line: print(f"grid: {line}", file=sys.stderr)
         )
+        redraw_pages(grid_dir)
         return write_report(grid_dir) if config.report else []
 
     return monitor_then_report

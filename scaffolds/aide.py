@@ -9,8 +9,9 @@ The search itself lives in ``aide_tree``; this module is its command line.
 from __future__ import annotations
 
 from aide_tree import Aide, AideConfig
+from scaffolds.entry import main_for
 from scaffolds.protocols import Task
-from scaffolds.runtime import Run, RunSetupError, Scaffold, main_for
+from scaffolds.runtime import Run, RunSetupError, Scaffold
 
 DESCRIPTION = (
     "AIDE: a tree search over whole solution scripts (draft, improve, debug), each run in a "
@@ -34,7 +35,7 @@ def make_scaffold(agent: type[Aide] = Aide) -> Scaffold:
 def require_metric(task: Task) -> None:
     """AIDE ranks its solutions by a metric their scripts compute; a task graded only by a
     judge (``has_metric = False``, e.g. PaperBench) has none to rank by."""
-    if not getattr(task, "has_metric", True):
+    if not task.has_metric:
         raise RunSetupError(
             f"AIDE needs a task with a metric its solutions can compute; {task.id} has none "
             f"({task.benchmark} is graded by a judge): use scaffolds.basic or scaffolds.iterative"

@@ -4,7 +4,7 @@ the model calls ``answer`` with a valid submission."""
 from __future__ import annotations
 
 from basic_agent import BasicAgent, BasicConfig
-from scaffolds.runtime import main_for
+from scaffolds.entry import main_for
 
 DESCRIPTION = (
     "Run BasicAgent on one task: the model calls tools (python, bash, file tools, "

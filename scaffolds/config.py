@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import types
 import typing
@@ -11,14 +12,17 @@ from typing import Any, Literal, NoReturn, TypeVar, get_args, get_origin
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
+from bench_adapters.options import TaskOptions
 from scaffolds.budget import parse_duration
 from scaffolds.model import ModelConfig
 
 C = TypeVar("C", bound=BaseModel)
 
 
-class RunConfig(ModelConfig):
-    """Options every scaffold shares. Saved whole in ``run.json``."""
+class RunConfig(TaskOptions, ModelConfig):
+    """Options every scaffold shares: the model's (``ModelConfig``), the task's
+    (``bench_adapters.options.TaskOptions``, declared there once) and the run's own. Saved
+    whole in ``run.json``."""
 
     task: str = Field(description="Task reference: mlebench/<id>, demo/<id>, or a task folder")
     out: Path | None = Field(None, description="Run folder (default runs/<scaffold>-<task>-<time>)")
@@ -26,61 +30,37 @@ class RunConfig(ModelConfig):
     time_limit: float = Field(
         3600.0, description="Agent time limit, e.g. 90s, 15m, 24h (retry waits not charged)"
     )
+    wall_limit: float | None = Field(
+        None,
+        description="Wall-clock limit, retry waits included, e.g. 30h (default: the time limit "
+        "plus a quarter of it, and at least 10m more)",
+    )
     cost_limit: float | None = Field(
-        None, description="Stop when model spend reaches this many USD"
+        None,
+        description="Model spend cap in USD: a request the rest of it cannot pay for at the "
+        "model's listed prices is not sent",
     )
     seed: int = Field(0, description="Seed for every random choice the scaffold makes")
     record: Path | None = Field(
         None, description="Append every model response to this JSONL cassette"
     )
     resume: Path | None = Field(None, description="Continue the killed run in this folder")
-    data_dir: Path | None = Field(
-        None,
-        description="Benchmark data: MLE-bench prepared data (default $MLEBENCH_DATA_DIR), "
-        "PaperBench data (default $PAPERBENCH_DATA_DIR), TAM-Bench data (default $TAM_DATA_DIR)",
-    )
-    mlebench_dir: Path | None = Field(
-        None, description="Upstream mle-bench checkout, for leaderboards"
-    )
-    obfuscate: bool = Field(
-        False, description="Hide the competition's name and Kaggle from the instructions"
-    )
-    judge_model: str | None = Field(
-        None,
-        description="Model that grades judge-graded tasks (PaperBench rubrics, TAM constraints)",
-    )
-    judge_api_base: str | None = Field(
-        None, description="OpenAI-compatible server for --judge-model"
-    )
-    max_judge_cost: float | None = Field(
-        None, description="Stop judging when the judge's spend reaches this many USD"
-    )
     grade_later: bool = Field(
         False, description="End without grading; grade later with python -m bench_adapters grade"
-    )
-    code_dev: bool = Field(
-        False, description="PaperBench Code-Dev: grade only code development, run no reproduction"
-    )
-    reproduce_timeout: float | None = Field(
-        None, description="PaperBench: longest reproduce.sh run, e.g. 12h (default: --time-limit)"
-    )
-    resources_provided: bool = Field(
-        False, description="PaperBench: datasets and models were given; their acquisition weighs 0"
     )
     tool_timeout: float = Field(
         9 * 3600.0, description="Longest single tool call, e.g. 2h (cut to time left)"
     )
     output_cap: int = Field(16000, description="Characters of tool output kept (head and tail)")
     agent_user: str = Field(
-        "agent", description="Unprivileged user the agent's code runs as (when root)"
+        default_factory=lambda: os.environ.get("SCAFFOLDS_AGENT_USER") or "agent",
+        description="Unprivileged user the agent's code runs as (when root; "
+        "$SCAFFOLDS_AGENT_USER sets the default)",
     )
     sandbox: Literal["auto", "namespace", "user"] = Field(
         "auto",
         description="Agent isolation when root: namespace (bwrap: private files absent from "
         "its view), user (the agent user only), auto (namespace where bwrap works)",
-    )
-    agent_network: Literal["on", "off"] = Field(
-        "on", description="Network for agent code; off leaves it loopback only (namespace sandbox)"
     )
     allow_exposed_answers: bool = Field(
         False,
@@ -93,7 +73,7 @@ class RunConfig(ModelConfig):
     def _duration(cls, value: Any) -> float:
         return parse_duration(value)
 
-    @field_validator("reproduce_timeout", mode="before")
+    @field_validator("wall_limit", mode="before")
     @classmethod
     def _optional_duration(cls, value: Any) -> float | None:
         return None if value is None else parse_duration(value)
@@ -141,8 +121,8 @@ def build_parser(
         help_text = field.description or ""
         if field.is_required():
             help_text += " (required)"
-        elif field.default not in (None, False):
-            help_text += f" (default: {field.default})"
+        elif (default := field.get_default(call_default_factory=True)) not in (None, False):
+            help_text += f" (default: {default})"
         kwargs: dict[str, Any] = {
             "dest": name,
             "default": argparse.SUPPRESS,

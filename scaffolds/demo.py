@@ -19,6 +19,7 @@ from typing import Any
 
 from aide_tree import Aide, AideConfig, Node
 from scaffolds.budget import parse_duration
+from scaffolds.entry import draw
 from scaffolds.exit_codes import BAD_INPUT, FAILED_STATUSES, HELP, for_status, sigterm_interrupts
 from scaffolds.messages import ModelError
 from scaffolds.model import LiteLLMModel
@@ -138,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         with sigterm_interrupts():
             status, grade = execute(run, lambda r: ReportingAide(r).search())
+            draw(run)
     finally:
         if llm is not None:
             llm.stop()

@@ -2,7 +2,7 @@
 
 | code | meaning |
 | --- | --- |
-| 0 | a normal end: submitted, a time, step or cost limit, too many malformed tool calls, or
+| 0 | a normal end: submitted, a time, wall-clock, step or cost limit, too many malformed tool calls, or
 |   | ``model_exhausted`` (how a replayed run ends). A weak model that writes no working code
 |   | ends normally. |
 | 1 | the run ended in ``model_error`` or ``harness_error``; for a grid, at least one run did
@@ -27,7 +27,7 @@ FAILED_STATUSES = frozenset({"model_error", "harness_error"})
 """Run statuses that are not a normal end: the model or the harness broke."""
 
 HELP = (
-    "exit codes: 0 a normal end (submitted, a time/step/cost limit, model_exhausted), "
+    "exit codes: 0 a normal end (submitted, a time/wall/step/cost limit, model_exhausted), "
     "1 the run ended in model_error or harness_error, 2 bad input or a failed set-up, "
     "130 interrupted"
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from basic_agent import BasicConfig
 from iterative_agent import IterativeAgent
-from scaffolds.runtime import main_for
+from scaffolds.entry import main_for
 
 DESCRIPTION = (
     "Run IterativeAgent on one task: the model calls tools (python, bash, file tools, "

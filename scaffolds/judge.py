@@ -8,25 +8,26 @@ all clients of this one mechanism; each owns only its prompts (in ``prompts/``) 
 
 The rules:
 - **Forced tool call.** The verdict's pydantic model is the parameters of one tool the model is
-  made to call. A reply without that call falls back to the first JSON object in its text,
-  then to the client's ``text_verdict`` reader of plain text, if it has one. Anything that still
-  does not parse is an invalid answer (``valid=False`` with the reason), asked again up to
-  ``attempts`` times, and never an exception. A model error is an invalid answer too, marked
+  made to call, and only a call of that tool is a verdict: a text reply (even one holding the
+  verdict's fields as JSON, which a submission quoted in the prompt could have dictated) or a
+  call of another tool is an invalid answer (``valid=False`` with the reason), asked again up
+  to ``attempts`` times, and never an exception. A model error is an invalid answer too, marked
   ``model_error`` so that a client can tell an outage from a judgement.
 - **Bounded concurrency.** At most ``workers`` questions are in flight. A replay model answers in
   cassette order, so with one the questions are asked one at a time, in the order given.
 - **Judge log.** Every answer is appended to ``log`` as it arrives. A valid answer whose prompt
   (model, messages and verdict schema) is in the log is answered from it at no cost: a killed
   grading resumes where it stopped and a repeated prompt is free.
-- **Cost cap.** Once answers have cost ``max_cost_usd`` in all, questions not yet started are not
-  sent; they come back invalid, saying so.
+- **Cost cap.** A question is sent only when what is left of ``max_cost_usd``, less what the
+  requests in flight may cost, pays for it at the model's listed prices with its reply at the
+  output cap (a model with no listed price: until the spend reaches the cap); the others come
+  back invalid, saying so. So the spend never passes the cap where prices are known.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import re
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -36,9 +37,11 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from scaffolds.context import approx_tokens
 from scaffolds.messages import ModelError, ModelResponse, Usage
-from scaffolds.protocols import Message, Model
+from scaffolds.protocols import Message, Model, PricedModel
 from scaffolds.record import JsonlLog, dumps
+from scaffolds.session import COST_ESTIMATE_MARGIN
 
 V = TypeVar("V", bound=BaseModel)
 
@@ -90,40 +93,21 @@ def prompt_hash(model: str, messages: Sequence[Message], tool: dict[str, Any]) -
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
-_JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
-
-
-TextVerdict = Callable[[str], dict[str, Any] | None]
-"""Reads a plain-text reply (no tool call, no JSON object) as the verdict's fields, or None."""
-
-
 def parse_verdict(
-    response: ModelResponse,
-    verdict: type[V],
-    tool_name: str,
-    text_verdict: TextVerdict | None = None,
+    response: ModelResponse, verdict: type[V], tool_name: str
 ) -> tuple[V | None, str, str | None]:
-    """(verdict or None, the raw text it came from, the reason it is invalid)."""
+    """(verdict or None, the raw text it came from, the reason it is invalid): the arguments of
+    the reply's first call of ``tool_name``, and nothing else."""
     candidates = [tc.arguments for tc in response.tool_calls if tc.name == tool_name]
-    candidates += [tc.arguments for tc in response.tool_calls if tc.name != tool_name]
-    text = response.content or ""
-    found = _JSON_OBJECT.search(text)
-    if found:
-        candidates.append(found.group(0))
-    if not candidates and text_verdict is not None and (fields := text_verdict(text)):
-        candidates.append(json.dumps(fields))
-    raw = candidates[0] if candidates else text
     if not candidates:
-        return None, raw, "the reply holds no verdict (no tool call, no JSON object)"
-    reason = "unparsable"
-    for candidate in candidates:
-        try:
-            return verdict.model_validate_json(candidate), candidate, None
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "verdict"
-            reason = f"malformed verdict ({where}: {first['msg']})"
-    return None, raw, reason
+        raw = response.content or "".join(tc.arguments for tc in response.tool_calls)
+        return None, raw, f"the reply holds no call of {tool_name} (a text reply is no verdict)"
+    try:
+        return verdict.model_validate_json(candidates[0]), candidates[0], None
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "verdict"
+        return None, candidates[0], f"malformed verdict ({where}: {first['msg']})"
 
 
 class Judge:
@@ -137,7 +121,6 @@ class Judge:
         attempts: int = 2,
         max_cost_usd: float | None = None,
         tool_name: str = "submit_verdict",
-        text_verdict: TextVerdict | None = None,
     ):
         from scaffolds.replay import ReplayModel
 
@@ -147,10 +130,11 @@ class Judge:
         self.attempts = max(1, attempts)
         self.max_cost_usd = max_cost_usd
         self.tool_name = tool_name
-        self.text_verdict = text_verdict
         self.usage = Usage()
         """What this judge's model calls cost in all (answers from the log cost nothing)."""
         self.calls = 0
+        self._reserved = 0.0
+        """Cost set aside for requests in flight (``_reserve``)."""
         self._lock = threading.Lock()
         self._log = JsonlLog(log) if log is not None else None
         self._known: dict[str, dict[str, Any]] = {}
@@ -165,6 +149,33 @@ class Judge:
 
     def over_budget(self) -> bool:
         return self.max_cost_usd is not None and self.spent_usd >= self.max_cost_usd
+
+    def _cost_bound(self, messages: Sequence[Message], tool: dict[str, Any]) -> float | None:
+        """The most one question can cost at the model's listed prices (None: unknown)."""
+        if self.max_cost_usd is None or not isinstance(self.model, PricedModel):
+            return None
+        tokens = sum(approx_tokens(m) for m in messages)
+        tokens += approx_tokens({"content": json.dumps(tool)})
+        return self.model.cost_bound(int(tokens * COST_ESTIMATE_MARGIN))
+
+    def _reserve(self, bound: float | None) -> str | None:
+        """Set ``bound`` aside from the cost limit for a request about to be sent, so that the
+        requests in flight can never spend past it; the reason when it cannot be."""
+        with self._lock:
+            cap = self.max_cost_usd
+            if cap is not None and self.spent_usd >= cap:
+                return f"not asked: the judge's cost limit of ${cap:g} was reached"
+            if (
+                cap is not None
+                and bound is not None
+                and self.spent_usd + self._reserved + bound > cap
+            ):
+                return (
+                    f"not asked: the request could cost up to ${bound:.4f}, more than the "
+                    f"judge's cost limit of ${cap:g} leaves"
+                )
+            self._reserved += bound or 0.0
+            return None
 
     def ask_all(
         self,
@@ -202,11 +213,11 @@ class Judge:
                 prompt_hash=digest,
             )
         answer: Answer[V] = Answer(question.key, None, False, prompt_hash=digest)
+        bound = self._cost_bound(question.messages, tool)
         for _ in range(self.attempts):
-            if self.over_budget():
-                answer.error = (
-                    f"not asked: the judge's cost limit of ${self.max_cost_usd:g} was reached"
-                )
+            refused = self._reserve(bound)
+            if refused:
+                answer.error = refused
                 break
             try:
                 response = self.model.complete(
@@ -217,13 +228,14 @@ class Judge:
             except ModelError as exc:
                 answer.error, answer.model_error = f"model error: {exc}", True
                 break
+            finally:
+                with self._lock:
+                    self._reserved -= bound or 0.0
             with self._lock:
                 self.usage = self.usage + response.usage
                 self.calls += 1
             answer.usage = answer.usage + response.usage
-            parsed, raw, reason = parse_verdict(
-                response, verdict, self.tool_name, self.text_verdict
-            )
+            parsed, raw, reason = parse_verdict(response, verdict, self.tool_name)
             answer.raw, answer.error = raw[:RAW_KEEP], reason
             if parsed is not None:
                 answer.verdict, answer.valid = parsed, True

@@ -77,6 +77,8 @@ class ModelResponse:
     """Seconds spent sleeping between retries; budgets exclude this from the agent's time."""
     latency_s: float = 0.0
     reasoning_content: str | None = None
+    finish_reason: str | None = None
+    """``length`` when the reply hit the output-token cap and was cut there."""
 
     def message(self) -> dict[str, Any]:
         """The OpenAI chat message to append to the conversation."""
@@ -108,3 +110,29 @@ class ModelExhausted(ModelError):
 
 class ContextWindowExceeded(ModelError):
     """The provider refused the prompt as too long; callers truncate and retry."""
+
+
+class CallCut(Exception):
+    """The harness stopped a model call at its limit (``CallLimits``): not a model error, the
+    run's time (or wall clock) ran out while the call was on."""
+
+    waited_s: float = 0.0
+    """Seconds the call spent waiting between retries before it was cut (not the agent's)."""
+
+
+@dataclass(frozen=True)
+class CallLimits:
+    """How long one model call may take, retries included."""
+
+    request_s: float | None = None
+    """Seconds of requests in flight, in all (retry waits not counted: they are not charged to
+    the agent's time either)."""
+    wall_deadline: float | None = None
+    """Nothing past this ``time.monotonic()`` value, retry waits included."""
+
+    def attempt_s(self, spent_s: float, now: float) -> float:
+        """How long the next attempt may take, after ``spent_s`` seconds of requests."""
+        left = float("inf") if self.request_s is None else self.request_s - spent_s
+        if self.wall_deadline is not None:
+            left = min(left, self.wall_deadline - now)
+        return left

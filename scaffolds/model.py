@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import random
 import re
+import threading
 import time
 from pathlib import Path
 from typing import Any, Protocol
@@ -12,6 +13,8 @@ from typing import Any, Protocol
 from pydantic import BaseModel, Field
 
 from scaffolds.messages import (
+    CallCut,
+    CallLimits,
     ContextWindowExceeded,
     ModelError,
     ModelResponse,
@@ -108,14 +111,37 @@ class LiteLLMModel:
             rng=rng or random.Random(0),
         )
 
+    def _info(self) -> dict[str, Any]:
+        """litellm's model info (window, output limit, prices), or {} when it has none."""
+        try:
+            info: dict[str, Any] = _litellm().get_model_info(self.config.model)
+        except Exception:
+            return {}
+        return info
+
     def context_window(self) -> int | None:
         if self.config.context_window:
             return self.config.context_window
-        try:
-            info = _litellm().get_model_info(self.config.model)
-        except Exception:
-            return None
+        info = self._info()
         return info.get("max_input_tokens") or info.get("max_tokens")
+
+    def max_output_tokens(self) -> int | None:
+        """The cap on a reply's tokens: ``max_output_tokens``, else the model's own limit where
+        litellm knows it (None: the provider's default)."""
+        if self.config.max_output_tokens:
+            return self.config.max_output_tokens
+        limit = self._info().get("max_output_tokens")
+        return int(limit) if limit else None
+
+    def cost_bound(self, prompt_tokens: int) -> float | None:
+        """The most one request of ``prompt_tokens`` tokens can cost at the model's listed
+        prices, its reply at the output cap; None when a price or the cap is unknown."""
+        info = self._info()
+        price_in, price_out = info.get("input_cost_per_token"), info.get("output_cost_per_token")
+        out = self.max_output_tokens()
+        if price_in is None or price_out is None or out is None:
+            return None
+        return float(prompt_tokens * price_in + out * price_out)
 
     def _kwargs(
         self, messages: list[Message], tools: list[dict[str, Any]] | None, tool_choice: Any
@@ -140,7 +166,7 @@ class LiteLLMModel:
         for key, value in (
             ("temperature", c.temperature),
             ("reasoning_effort", c.reasoning_effort),
-            ("max_tokens", c.max_output_tokens),
+            ("max_tokens", self.max_output_tokens()),
         ):
             if value is not None:
                 kwargs[key] = value
@@ -151,14 +177,35 @@ class LiteLLMModel:
         messages: list[Message],
         tools: list[dict[str, Any]] | None = None,
         tool_choice: str | dict[str, Any] | None = None,
+        limits: CallLimits | None = None,
     ) -> ModelResponse:
+        """One reply, retried on transient errors. With ``limits`` each request's timeout is cut
+        to what is left of them and enforced by the harness itself (a request still running at
+        that moment is abandoned, whatever the server does): ``CallCut`` then."""
+        started = time.monotonic()
         litellm = _litellm()
         kwargs = self._kwargs(messages, tools, tool_choice)
-        started = time.monotonic()
+        limits = limits or CallLimits()
+        spent = time.monotonic() - started  # the first import of litellm takes seconds
+
+        def attempt() -> Any:
+            nonlocal spent
+            began = time.monotonic()
+            allowed = limits.attempt_s(spent, began)
+            if allowed <= 0:
+                raise CallCut("no time was left for another request")
+            try:
+                return _within(allowed, litellm.completion, {**kwargs, "timeout": min(
+                    self.config.request_timeout_s, allowed)})  # fmt: skip
+            finally:
+                spent += time.monotonic() - began
+
         try:
             outcome = call_with_retries(
-                lambda: litellm.completion(**kwargs), self.policy, self._worth_retrying
+                attempt, self.policy, self._worth_retrying, deadline=limits.wall_deadline
             )
+        except CallCut:
+            raise
         except litellm.ContextWindowExceededError as exc:
             raise ContextWindowExceeded(one_line(exc)) from exc
         except Exception as exc:
@@ -174,6 +221,27 @@ class LiteLLMModel:
 
     def _worth_retrying(self, exc: BaseException) -> bool:
         return is_transient(exc) and (self.watch is None or self.watch.failure() is None)
+
+
+def _within(seconds: float, fn: Any, kwargs: dict[str, Any]) -> Any:
+    """``fn(**kwargs)``, or ``CallCut`` once ``seconds`` have passed: the request runs in a
+    daemon thread, so no server, however slow it trickles, holds the run past its limit."""
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = fn(**kwargs)
+        except BaseException as exc:  # handed to the caller's thread
+            box["error"] = exc
+
+    thread = threading.Thread(target=run, name="model-request", daemon=True)
+    thread.start()
+    thread.join(None if seconds == float("inf") else max(0.0, seconds))
+    if thread.is_alive():
+        raise CallCut(f"the request was still running when its {seconds:.0f}s ran out")
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
 def _cost(litellm: Any, response: Any) -> float | None:
@@ -207,6 +275,7 @@ def _parse(response: Any, cost: float | None) -> ModelResponse:
         tool_calls=calls,
         usage=usage,
         reasoning_content=getattr(message, "reasoning_content", None),
+        finish_reason=getattr(response.choices[0], "finish_reason", None),
     )
 
 

@@ -10,10 +10,11 @@ import json
 import os
 import time
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 FORMAT_VERSION = 1
 SECRET_SUFFIXES = ("_API_KEY", "_TOKEN", "_SECRET")
@@ -67,18 +68,63 @@ def _json_default(value: Any) -> Any:
 
 
 def dumps(value: Any) -> str:
-    return json.dumps(value, default=_json_default, ensure_ascii=False)
+    """JSON text of ``value`` that is valid UTF-8: a lone surrogate (from a model's JSON, or a
+    file name that is not UTF-8) becomes ``?`` instead of making the record unwritable."""
+    text = json.dumps(value, default=_json_default, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = text.encode("utf-8", "replace").decode("utf-8")
+    return text
+
+
+@contextmanager
+def atomic_file(path: Path, mode: int = 0o600) -> Iterator[BinaryIO]:
+    """A new file, open for writing, that replaces ``path`` when the block ends, so that a
+    reader or a kill never sees half of it; when the block raises, it is removed and ``path``
+    is left as it was. Every whole-file write of the suite goes through here.
+
+    The file is created beside ``path`` (same folder, so the rename is atomic) under a fresh
+    random name with ``O_CREAT | O_EXCL | O_NOFOLLOW``, as ``tempfile.mkstemp`` does: never an
+    existing file, never through a link planted under its name. Unlike ``mkstemp`` (always
+    0o600) it takes ``mode``, less the umask, as ``open`` applies it, so that each caller keeps
+    its files' mode. It is synced to disk before ``os.replace`` renames it over ``path``; a
+    link at ``path`` is replaced, never followed."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    for _ in range(100):
+        tmp = path.with_name(f".{path.name}.{os.urandom(6).hex()}.tmp")
+        try:
+            fd = os.open(tmp, flags, mode)
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise FileExistsError(f"no free temporary name beside {path}")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def write_atomic(path: Path, data: bytes | str, mode: int = 0o600) -> None:
+    """Write a whole file by rename (``atomic_file``); text is written as UTF-8. ``mode``:
+    0o600 (the default) for what only the harness's user may read, 0o666 for a file created
+    as ``open`` creates one (the umask decides)."""
+    with atomic_file(path, mode) as f:
+        f.write(data.encode("utf-8") if isinstance(data, str) else data)
 
 
 def write_json_atomic(path: Path, value: Any, redact: Redactor | None = None) -> None:
-    """Write a whole JSON file by rename, so a reader or a kill never sees half of it."""
+    """Write a whole JSON file by rename, readable by the harness's user only (records are
+    the harness's), so a reader or a kill never sees half of it."""
     redact = redact or Redactor()
     data = redact(json.loads(dumps(value)))
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # records are the harness's
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-    os.replace(tmp, path)
+    write_atomic(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n", 0o600)
 
 
 class JsonlLog:

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from scaffolds.messages import ModelError, ModelExhausted, ModelResponse
-from scaffolds.protocols import Message, Model
+from scaffolds.messages import CallLimits, ModelError, ModelExhausted, ModelResponse
+from scaffolds.protocols import Message, Model, ResumableModel
 
 
 def load_cassette(path: Path) -> list[dict[str, Any]]:
@@ -47,13 +47,18 @@ class ReplayModel:
         self.name = f"replay:{path}"
         self._records = load_cassette(path)
         self.position = start
-        """Index of the next response; scaffolds set it when resuming a run."""
+        """Index of the next response."""
+
+    def resume_at(self, responses: int) -> None:
+        """``ResumableModel``: a resumed run continues after the responses it already used."""
+        self.position = responses
 
     def complete(
         self,
         messages: list[Message],
         tools: list[dict[str, Any]] | None = None,
         tool_choice: str | dict[str, Any] | None = None,
+        limits: CallLimits | None = None,
     ) -> ModelResponse:
         if self.position >= len(self._records):
             raise ModelExhausted(
@@ -76,13 +81,20 @@ class RecordingModel:
     def __getattr__(self, item: str) -> Any:
         return getattr(self.inner, item)
 
+    def resume_at(self, responses: int) -> None:
+        """``ResumableModel`` when the inner model is (a replay); otherwise there is nothing
+        to resume: a live model answers anew."""
+        if isinstance(self.inner, ResumableModel):
+            self.inner.resume_at(responses)
+
     def complete(
         self,
         messages: list[Message],
         tools: list[dict[str, Any]] | None = None,
         tool_choice: str | dict[str, Any] | None = None,
+        limits: CallLimits | None = None,
     ) -> ModelResponse:
-        response = self.inner.complete(messages, tools, tool_choice)
+        response = self.inner.complete(messages, tools, tool_choice, limits=limits)
         with self.path.open("a", encoding="utf-8") as f:
             f.write(json.dumps(response.to_record()) + "\n")
         return response
@@ -108,6 +120,7 @@ class ScriptedModel:
         messages: list[Message],
         tools: list[dict[str, Any]] | None = None,
         tool_choice: str | dict[str, Any] | None = None,
+        limits: CallLimits | None = None,
     ) -> ModelResponse:
         result = self.policy(messages, tools)
         if result is None:

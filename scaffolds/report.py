@@ -5,9 +5,9 @@ Writes ``summary.csv``, ``summary.md``, ``any_medal.png``, ``pass_at_k.png`` and
 finished run the file lags behind) and
 ``grid.json`` (the planned runs: a planned run with no result counts as a failure). See
 :mod:`scaffolds.grid.aggregate` for the aggregation (MLE-bench's: per-seed rates, mean ± SEM).
-TAM-Bench runs add a section in the paper's Tables 2-4 shape and ``tam_summary.csv``
-(:mod:`scaffolds.grid.tam_tables`); PaperBench runs, the replication score with per-paper scores
-and judge cost (:mod:`scaffolds.grid.replication`).
+Each benchmark's adapter may add sections of its own (``HasReportSections``): TAM-Bench's
+Tables 2-4 and ``tam_summary.csv``, PaperBench's replication score with per-paper scores and
+judge cost, MLE-bench's known issues of the competitions the grid ran.
 """
 
 from __future__ import annotations
@@ -24,10 +24,9 @@ from pydantic import BaseModel, Field
 
 from scaffolds.config import OneLineParser
 from scaffolds.grid.aggregate import RATES, ComboSummary, summarize
-from scaffolds.grid.plan import PLAN_FILE, planned_runs
-from scaffolds.grid.replication import replication_markdown, replication_summaries
+from scaffolds.grid.plan import PLAN_FILE, RunSpec, planned_runs
 from scaffolds.grid.results import RESULTS_FILE, current_rows
-from scaffolds.grid.tam_tables import TAM_CSV, tam_markdown, tam_summaries, write_tam_csv
+from scaffolds.protocols import PlannedRun, ReportSection
 from scaffolds.record import write_json_atomic
 
 PROG = "python -m scaffolds.report"
@@ -186,15 +185,19 @@ def write_report(
     plan = planned_runs(grid_dir)
     summaries = summarize(rows, plan)
     written = [write_csv(summaries, grid_dir / SUMMARY_CSV)]
-    tam = tam_summaries(rows, plan)
+    sections = benchmark_sections(rows, plan)
     md = grid_dir / SUMMARY_MD
-    papers = replication_markdown(replication_summaries(summaries, rows))
     md.write_text(
-        markdown(summaries, plots and bool(summaries)) + tam_markdown(tam) + papers + monitored,
+        markdown(summaries, plots and bool(summaries))
+        + "".join(s.markdown for s in sections)
+        + monitored,
         "utf-8",
     )
     written.append(md)
-    written += [p for p in [write_tam_csv(tam, grid_dir / TAM_CSV)] if p is not None]
+    for section in sections:
+        for name, text in section.files.items():
+            (grid_dir / name).write_text(text, "utf-8")
+            written.append(grid_dir / name)
     if plots and summaries:
         from scaffolds.grid.plots import (
             ANY_MEDAL_PNG,
@@ -206,6 +209,24 @@ def write_report(
         written.append(any_medal_plot(summaries, grid_dir / ANY_MEDAL_PNG))
         written.append(pass_at_k_plot(summaries, grid_dir / PASS_AT_K_PNG))
     return written
+
+
+def benchmark_sections(rows: list[dict[str, Any]], plan: list[RunSpec]) -> list[ReportSection]:
+    """Each benchmark's own sections (``bench_adapters.registry.HasReportSections``), in the
+    registry's order. Without a plan, the runs the rows name stand for it."""
+    from bench_adapters.registry import HasReportSections, benchmarks, get_benchmark
+
+    planned = [PlannedRun(s.scaffold, s.model, s.task, s.seed, s.policy) for s in plan]
+    if not planned:
+        keys = {(r["scaffold"], r["model"], r["task"], int(r["seed"]), r.get("policy")): 0
+                for r in rows}  # fmt: skip
+        planned = [PlannedRun(*key) for key in keys]
+    sections: list[ReportSection] = []
+    for name in benchmarks():
+        adapter = get_benchmark(name)
+        if isinstance(adapter, HasReportSections):
+            sections += adapter.report_sections(rows, planned)
+    return sections
 
 
 def last_report_options(grid_dir: Path) -> dict[str, bool]:

@@ -1,7 +1,7 @@
 """Setting up and closing one run: task, workspace, sandbox, kernel, tools, model, record, grade.
 
-Every scaffold's entry point is ``main_for(Scaffold, ...)``: it parses flags onto the scaffold's
-config, opens (or resumes) the run, lets the scaffold work, and always ends with a graded record.
+``open_run`` opens (or resumes) a run and ``execute`` lets a scaffold work and always ends with a
+graded record; every scaffold's command (``scaffolds.entry.main_for``) is built on them.
 """
 
 from __future__ import annotations
@@ -11,10 +11,8 @@ import json
 import os
 import random
 import re
-import shlex
 import shutil
 import socket
-import sys
 import time
 import traceback
 from collections.abc import Callable
@@ -23,22 +21,23 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from scaffolds.budget import Budget, LimitReached
-from scaffolds.config import RunConfig, build_parser, parse_config
-from scaffolds.exit_codes import FAILED_STATUSES, HELP, for_status, sigterm_interrupts
+from scaffolds.budget import Budget, LimitReached, default_wall_limit
+from scaffolds.config import RunConfig
 from scaffolds.messages import ModelError, ModelExhausted, Usage
 from scaffolds.model import LiteLLMModel, make_model
-from scaffolds.protocols import HasPrivateFiles, Model, Task
+from scaffolds.protocols import (
+    GivesProgressNotes,
+    HasPrivateFiles,
+    KeepsFinalFiles,
+    LimitsSubmissionSize,
+    Model,
+    TakesSnapshots,
+    Task,
+)
 from scaffolds.record import RunRecord, write_json_atomic
 from scaffolds.session import ModelSession
 
 C = TypeVar("C", bound=RunConfig)
-GRADING_OPTIONS = frozenset(
-    {"data_dir", "mlebench_dir", "judge_model", "judge_api_base", "max_judge_cost", "code_dev",
-     "resources_provided", "reproduce_timeout"}
-)  # fmt: skip
-"""The task options ``python -m bench_adapters grade`` takes (``obfuscate`` changes only what
-the agent reads)."""
 
 
 class RunSetupError(Exception):
@@ -69,20 +68,20 @@ def default_run_dir(scaffold: str, task: str) -> Path:
 
 
 def task_options(config: RunConfig) -> dict[str, Any]:
-    """The run's options for its task's adapter (those set)."""
-    options = {
-        "data_dir": config.data_dir,
-        "mlebench_dir": config.mlebench_dir,
-        "obfuscate": config.obfuscate,
-        "judge_model": config.judge_model,
-        "judge_api_base": config.judge_api_base,
-        "max_judge_cost": config.max_judge_cost,
-        "code_dev": config.code_dev,
-        "resources_provided": config.resources_provided,
-        # a run's reproduction (PaperBench) gets the run's own time limit unless told otherwise
-        "reproduce_timeout": config.reproduce_timeout or config.time_limit,
-    }
-    return {k: v for k, v in options.items() if v}
+    """The run's options for its task's adapter (those set; ``bench_adapters.options``): an
+    option left unset that names a ``run_default`` takes that run setting (a reproduction
+    gets the run's own time limit)."""
+    from bench_adapters.options import FIELDS, extra, is_set
+
+    options = {}
+    for name in FIELDS:
+        value = getattr(config, name)
+        default = extra(name).get("run_default")
+        if not is_set(name, value) and default:
+            value = getattr(config, default)
+        if is_set(name, value):
+            options[name] = value
+    return options
 
 
 def resolve(config: RunConfig) -> Task:
@@ -129,7 +128,12 @@ class Run:
             include_answer=include_answer,
             tool_timeout_s=self.config.tool_timeout,
             output_cap=self.config.output_cap,
-            submission_is_folder=getattr(self.task, "submission_is_folder", False),
+            submission_is_folder=self.task.submission_is_folder,
+            max_submission_bytes=(
+                self.task.max_submission_bytes()
+                if isinstance(self.task, LimitsSubmissionSize)
+                else None
+            ),
         )
 
     def instructions(self) -> str:
@@ -140,20 +144,21 @@ class Run:
     def reminder(self) -> str:
         """The budget line every observation ends with, then the task's own progress note when
         it has one for this step (PaperBench: time elapsed and a nudge to commit)."""
-        budget, note = self.budget, getattr(self.task, "progress_note", None)
-        text = note(budget.steps, budget.elapsed(), budget.time_limit_s) if note else None
+        budget, task = self.budget, self.task
+        text = None
+        if isinstance(task, GivesProgressNotes):
+            text = task.progress_note(budget.steps, budget.elapsed(), budget.time_limit_s)
         return f"{budget.reminder()}\n{text}" if text else budget.reminder()
 
     def snapshot(self, final: bool = False) -> Path | None:
         """Let the task keep a copy of the submission in the record (``task.snapshot(run,
         final)``, PaperBench's git bundle); returns what to grade, or None to grade the copied
         submission. Its time is not charged to the agent; a failure is recorded, never raised."""
-        keep = getattr(self.task, "snapshot", None)
-        if keep is None:
+        if not isinstance(self.task, TakesSnapshots):
             return None
         started = time.monotonic()
         try:
-            path: Path | None = keep(self, final=final)
+            path: Path | None = self.task.snapshot(self, final=final)
             return path
         except Exception as exc:
             self.record.event("error", source="snapshot", error=f"{type(exc).__name__}: {exc}")
@@ -164,51 +169,83 @@ class Run:
     def checkpoint(self, **fields: Any) -> None:
         """Save progress counters in run.json (steps, usage, agent time) so a resume can continue."""
         self.snapshot()
-        self.record.update(
-            steps=self.budget.steps,
-            agent_time_s=round(self.budget.elapsed(), 3),
-            usage=self.session.usage.to_dict(),
-            model_calls=self.session.calls,
-            **fields,
-        )
+        self.record.update(**self._counters(), **fields)
+
+    def _counters(self) -> dict[str, Any]:
+        return {
+            "steps": self.budget.steps,
+            "agent_time_s": round(self.budget.elapsed(), 3),
+            "wall_time_s": round(self.budget.wall_elapsed(), 3),
+            "usage": self.session.usage.to_dict(),
+            "model_calls": self.session.calls,
+        }
 
     def finish(self, status: str, error: str | None = None) -> dict[str, Any]:
-        """Keep submission/ and code/ beside the record, grade, and write the final run.json."""
+        """End the run in the order that keeps the record honest: take the task's final
+        snapshot (made as the agent, in its sandbox), end every agent process and close the
+        sandbox, then keep ``submission/`` and ``code/`` by descriptor (``tools/keep.py``),
+        grade, and write the final run.json. A fault while ending, keeping or grading ends
+        the run ``harness_error`` with the reason; the record is always final."""
         snapshot = self.snapshot(final=True)
-        for name in ("submission", "code"):
-            src = self.workspace.root / name
-            if src.is_dir() and not src.is_symlink():
-                # links stay links: the harness (root) never follows a link the agent made
-                shutil.copytree(src, self.dir / name, symlinks=True, dirs_exist_ok=True)
-        kept = self.dir / self.task.submission_relpath
-        if kept.is_symlink():
-            kept.unlink()  # it could point at the private answers; only a real file is graded
-        graded = snapshot or kept
-        if self.config.grade_later:
-            grade = ungraded(self.config, graded)
-        else:
-            try:
-                grade = self.task.grade(graded)
-            except Exception as exc:  # a grader fault must not lose the run
-                grade = {"error": f"{type(exc).__name__}: {exc}", "valid_submission": False}
+        try:
+            self.end_agent()
+            kept = self.keep()
+            if isinstance(self.task, KeepsFinalFiles):
+                self.task.keep_final(self)
+            graded = snapshot or kept
+            grade = (
+                ungraded(self.config, graded) if self.config.grade_later else self._grade(graded)
+            )
+        except Exception as exc:
+            self.record.event("error", source="finish", traceback=traceback.format_exc())
+            error = (
+                f"the end of the run failed ({type(exc).__name__}: {exc}); it had ended as {status}"
+            )
+            status = "harness_error"
+            grade = {"error": error, "valid_submission": False}
         write_json_atomic(self.dir / "grade.json", grade)
-        self.checkpoint()
+        self.record.update(**self._counters())
         self.record.event("end", status=status, error=error)
         self.record.finish(status, error=error, grade=grade)
-        self.write_view()
         return grade
 
-    def write_view(self) -> None:
-        """Draw ``view.html`` from the final record; a failure is noted in run.json (the
-        trajectory has ended), never raised."""
-        try:
-            from scaffolds.view import write_run_page
+    def end_agent(self) -> dict[str, Any]:
+        """End the kernel and then the sandbox with every process the agent started, and
+        record how (``sandbox_closed``): nothing of the agent's is taken before this."""
+        if self.kernel is not None:
+            self.kernel.shutdown()
+        self.sandbox.close()
+        ended = self.sandbox.ended
+        how = ended.to_dict() if ended is not None else {"how": "not isolated", "clean": None}
+        self.record.event("sandbox_closed", **how)
+        self.record.update(agent_processes=how)
+        if ended is not None and not ended.clean:
+            raise RuntimeError(
+                f"agent processes survived the end of the sandbox: {ended.survivors}"
+            )
+        return how
 
-            write_run_page(self.dir)
-        except Exception as exc:  # the page is a convenience: it must not fail or lose the run
-            self.record.update(view_error=f"{type(exc).__name__}: {exc}")
+    def keep(self) -> Path:
+        """Copy ``submission/`` and ``code/`` beside the record (``tools/keep.py``: by
+        descriptor, regular files and folders only, bounded, modes normalised); return the
+        kept submission."""
+        from tools.keep import CODE_LIMITS, SUBMISSION_LIMITS, keep_tree
+
+        reports = {
+            name: keep_tree(self.workspace.root, name, self.dir / name, limits).to_dict()
+            for name, limits in (("submission", SUBMISSION_LIMITS), ("code", CODE_LIMITS))
+        }
+        self.record.event("kept", **reports)
+        self.record.update(kept={k: {f: r[f] for f in ("files", "bytes", "skipped_count")}
+                                 for k, r in reports.items()})  # fmt: skip
+        return self.dir / self.task.submission_relpath
+
+    def _grade(self, path: Path) -> dict[str, Any]:
+        grade: dict[str, Any] = self.task.grade(path)
+        return grade
 
     def close(self) -> None:
+        """Release everything (idempotent: ``finish`` has usually ended the agent already)."""
         if self.kernel is not None:
             self.kernel.shutdown()
         self.sandbox.close()  # ends every process the agent left behind
@@ -219,30 +256,23 @@ class Run:
 def ungraded(config: RunConfig, submission: Path) -> dict[str, Any]:
     """The grade of a run that ended with ``--grade-later``: the command that grades it with
     the run's own task options (data folder, judge model, Code-Dev...)."""
-    argv = ["python", "-m", "bench_adapters", "grade", "--task", config.task]
-    argv += ["--submission", str(submission)]
-    options = task_options(config)
-    if not config.task.startswith("paperbench/"):
-        options.pop("reproduce_timeout", None)  # always set, since it defaults to the time limit
-    for name, value in options.items():
-        if name in GRADING_OPTIONS:
-            flag = "--" + name.replace("_", "-")
-            argv += [flag] if value is True else [flag, str(value)]
-    command = " ".join(shlex.quote(part) for part in argv)
+    from bench_adapters.options import grade_command
+
+    command = grade_command(config.task, submission, task_options(config))
     return {"graded": False, "reason": "ended with --grade-later", "grade_command": command}
 
 
 def sees_gpu(task: str) -> bool:
     """Whether the run's sandbox gets the GPU device nodes: the GPUs a grid assigned it
     (``CUDA_VISIBLE_DEVICES``, empty for a run that needs none); else whether its task needs
-    one where its benchmark says (``scaffolds.grid.plan.needs_gpu``: MLE-bench's ``cpu_only``
-    split, the demo tasks and the demo paper need none); else (TAM-Bench) the machine's."""
-    from scaffolds.grid.plan import needs_gpu
+    one, as its benchmark's adapter says; else (a benchmark that does not say) the machine's."""
+    from bench_adapters.registry import needs_gpu
 
     visible = os.environ.get("CUDA_VISIBLE_DEVICES")
     if visible is not None:
         return bool(visible.strip())
-    return needs_gpu(task) or task.partition("/")[0] not in ("mlebench", "paperbench", "demo")
+    needed = needs_gpu(task)
+    return True if needed is None else needed
 
 
 def discard_unstarted(run_dir: Path, created: bool) -> None:
@@ -335,9 +365,13 @@ def open_run(
             discard_unstarted(run_dir, created)
         raise
     # the agent's clock starts once its workspace and kernel are ready
-    budget = Budget(config.time_limit, config.steps, config.cost_limit)
+    wall = config.wall_limit or default_wall_limit(config.time_limit)
+    budget = Budget(config.time_limit, config.steps, config.cost_limit, wall_limit_s=wall)
     if resumed:
-        budget.charge_elapsed(float(record.summary.get("agent_time_s") or 0.0))
+        budget.charge_elapsed(
+            float(record.summary.get("agent_time_s") or 0.0),
+            float(record.summary.get("wall_time_s") or 0.0),
+        )
         budget.steps = int(record.summary.get("steps") or 0)
     rng = random.Random(config.seed)
     window = config.context_window
@@ -361,6 +395,12 @@ def open_run(
         sandbox=sandbox.describe(),
         answers_exposed=exposed,
         placement=placement(run_dir),
+        limits={
+            "time_limit_s": config.time_limit,
+            "wall_limit_s": wall,
+            "cost_limit_usd": config.cost_limit,
+            "steps": config.steps,
+        },
     )
     record.event("start", resumed=resumed, scaffold=scaffold, task=config.task, model=model.name,
                  placement=record.summary["placement"])  # fmt: skip
@@ -395,41 +435,3 @@ def execute(run: Run, scaffold: Scaffold) -> tuple[str, dict[str, Any]]:
     finally:
         run.close()
     return status, grade
-
-
-def main_for(
-    scaffold_name: str,
-    config_cls: type[C],
-    make_scaffold: Callable[[C], Scaffold],
-    description: str,
-    example: str,
-    argv: list[str] | None = None,
-    check_task: Callable[[Task], None] | None = None,
-) -> int:
-    """The body of ``python -m scaffolds.<name>``: flags -> run -> summary line -> exit code
-    (``scaffolds.exit_codes``); ``check_task`` is ``open_run``'s."""
-    prog = f"python -m scaffolds.{scaffold_name}"
-    parser = build_parser(config_cls, prog, description, f"{example}\n\n{HELP}")
-    config = parse_config(config_cls, parser, argv)
-    started = time.monotonic()
-    try:
-        run = open_run(config, scaffold_name, check_task=check_task)
-    except (RunSetupError, ModelError, RuntimeError, FileExistsError, FileNotFoundError) as exc:
-        print(f"{prog}: error: {exc}", file=sys.stderr)
-        return 2
-    with sigterm_interrupts():
-        status, grade = execute(run, make_scaffold(run.config))  # type: ignore[arg-type]
-    print(summary_line(run, status, grade, time.monotonic() - started))
-    if status in FAILED_STATUSES:
-        print(f"{prog}: {status}: {run.record.summary.get('error')}", file=sys.stderr)
-    return for_status(status)
-
-
-def summary_line(run: Run, status: str, grade: dict[str, Any], wall_s: float) -> str:
-    medal = next((m for m in ("gold", "silver", "bronze") if grade.get(f"{m}_medal")), None)
-    return (
-        f"{run.scaffold} on {run.config.task}: status={status} steps={run.budget.steps} "
-        f"valid={grade.get('valid_submission')} score={grade.get('score')} medal={medal or 'none'} "
-        f"reward={grade.get('normalized_reward')} tokens={run.session.usage.prompt_tokens + run.session.usage.completion_tokens} "
-        f"cost={run.session.usage.cost_usd} wall={wall_s:.1f}s\nrecord: {run.dir / 'run.json'}"
-    )

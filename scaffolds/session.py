@@ -6,11 +6,23 @@ import json
 import re
 from typing import Any
 
-from scaffolds.budget import Budget
+from scaffolds.budget import Budget, LimitReached
 from scaffolds.context import TokenCounter, approx_tokens, fit
-from scaffolds.messages import ContextWindowExceeded, ModelError, ModelResponse, Usage
-from scaffolds.protocols import Message, Model
+from scaffolds.messages import (
+    CallCut,
+    CallLimits,
+    ContextWindowExceeded,
+    ModelError,
+    ModelResponse,
+    Usage,
+)
+from scaffolds.protocols import Message, Model, PricedModel
 from scaffolds.record import RunRecord
+
+MODEL_GRACE_S = 10.0
+"""A model request may run this long past the agent's time left, for its reply to arrive."""
+COST_ESTIMATE_MARGIN = 1.1
+"""Prompt token counts are estimates: the cost check counts this many times as many."""
 
 SHRINK_ON_PROVIDER_REFUSAL = 0.5
 """Without a stated limit in the provider's error, each refusal halves the prompt."""
@@ -97,9 +109,16 @@ class ModelSession:
             limit = max(256, limit - approx_tokens({"content": json.dumps(tools)}))
         prompt = self._fit(messages, limit, "window")
         for refusal in range(MAX_REFUSALS + 1):
+            self._check_affordable(prompt, tools, purpose)
+            limits = CallLimits(
+                self.budget.agent_time_left() + MODEL_GRACE_S, self.budget.wall_deadline()
+            )
             try:
-                response = self.model.complete(prompt, tools, tool_choice)
+                response = self.model.complete(prompt, tools, tool_choice, limits=limits)
                 break
+            except CallCut as exc:
+                self.budget.exclude(exc.waited_s)
+                raise self._cut(exc, purpose) from exc
             except ContextWindowExceeded as exc:
                 if refusal == MAX_REFUSALS:
                     raise ModelError(
@@ -112,6 +131,7 @@ class ModelSession:
         self.usage = self.usage + response.usage
         self.budget.exclude(response.retry_wait_s)
         self.budget.add_cost(response.usage.cost_usd)
+        cut = {"cut": "max_output_tokens"} if response.finish_reason == "length" else {}
         self.record.event(
             "model_call",
             purpose=purpose,
@@ -120,5 +140,46 @@ class ModelSession:
             latency_s=round(response.latency_s, 3),
             retry_wait_s=round(response.retry_wait_s, 3),
             prompt_messages=len(prompt),
+            **cut,
         )
         return response
+
+    def _cut(self, exc: CallCut, purpose: str) -> LimitReached:
+        """Record a call the harness stopped at a limit; the run ends with that limit."""
+        limit = "wall_limit" if self.budget.wall_left() <= 1.0 else "time_limit"
+        self.record.event(
+            "model_call_cut",
+            purpose=purpose,
+            limit=limit,
+            reason=str(exc),
+            agent_time_s=round(self.budget.elapsed(), 3),
+            wall_time_s=round(self.budget.wall_elapsed(), 3),
+        )
+        return LimitReached(limit, f"the {limit.replace('_', ' ')} cut a model call: {exc}")
+
+    def _check_affordable(
+        self, prompt: list[Message], tools: list[dict[str, Any]] | None, purpose: str
+    ) -> None:
+        """Refuse (the run ends ``cost_limit``) a request the cost limit's remainder cannot pay
+        for at the model's listed prices, with its reply at the output cap."""
+        cap = self.budget.max_cost_usd
+        if cap is None or not isinstance(self.model, PricedModel):
+            return
+        tokens = sum(self._size(m) for m in prompt)
+        if tools:
+            tokens += approx_tokens({"content": json.dumps(tools)})
+        bound = self.model.cost_bound(int(tokens * COST_ESTIMATE_MARGIN))
+        left = cap - self.budget.cost_usd
+        if bound is not None and bound > left:
+            self.record.event(
+                "model_call_refused",
+                purpose=purpose,
+                limit="cost_limit",
+                bound_usd=round(bound, 6),
+                left_usd=round(left, 6),
+            )
+            raise LimitReached(
+                "cost_limit",
+                f"the next request could cost up to ${bound:.4f}, more than the ${left:.4f} "
+                f"left of the ${cap:.2f} cost limit",
+            )

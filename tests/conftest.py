@@ -1,7 +1,8 @@
 """Fixtures shared across the test folders.
 
 Folders the agent user must enter live under world-traversable temporary directories: pytest's
-``tmp_path`` is 0700, which that user could not pass through.
+``tmp_path`` is 0700, which that user could not pass through. Costly read-only data is built
+once per run and shared by every pytest-xdist worker (``built_once``, tests/parallel.py).
 """
 
 from __future__ import annotations
@@ -18,8 +19,11 @@ from typing import Any
 
 import pytest
 
+from scaffolds.entry import draw
 from scaffolds.protocols import Model
 from scaffolds.runtime import Run, execute, open_run
+
+pytest_plugins = ["tests.parallel"]
 
 DEMO_TASK = "demo/tabular-binary"
 LOCAL_WINDOW = 2048
@@ -44,13 +48,28 @@ def agent_dir() -> Iterator[Callable[[str], Path]]:
 
 
 @pytest.fixture(scope="session")
-def local_model() -> Iterator[Callable[..., Model]]:
+def agent_user() -> str:
+    """The agent user this pytest process's sandboxes and runs use by default: its own
+    ``agent-g<k>`` when root (tests/parallel.py), else ``agent``."""
+    from tools.agent_env import default_agent_user
+
+    return default_agent_user()
+
+
+@pytest.fixture(scope="session")
+def local_model(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Callable[..., Model]]:
     """``local_model(max_tokens=...)``: a litellm client of the real local model (llama.cpp +
-    SmolLM2-135M over HTTP); one server serves the whole session."""
+    SmolLM2-135M over HTTP); one server serves the whole run (every worker under xdist)."""
+    from contextlib import nullcontext
+
     from scaffolds.local_llm import LocalLLM
     from scaffolds.model import LiteLLMModel, ModelConfig
+    from tests.parallel import shared_local_model
 
-    with LocalLLM.start(n_ctx=LOCAL_WINDOW) as llm:
+    shared = shared_local_model(tmp_path_factory, LOCAL_WINDOW)
+    with nullcontext(shared) if shared else LocalLLM.start(n_ctx=LOCAL_WINDOW) as llm:
 
         def make(max_tokens: int, **options: Any) -> Model:
             settings = {"temperature": 0.0, "request_timeout_s": 300, "max_attempts": 2, **options}
@@ -117,6 +136,7 @@ def run_scaffold(runs_root: Path) -> Callable[..., tuple[Run, str, dict[str, Any
         config = config_cls(model=model_name, **options)
         opened = open_run(config, name, None if isinstance(model, str) else model)
         status, grade = execute(opened, agent(config))
+        draw(opened)  # as the scaffold's command does once the record is final
         return opened, status, grade
 
     return run
@@ -170,11 +190,13 @@ def demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A demo cache with every demo task generated (each with its synthetic leaderboard)."""
     from bench_adapters import resolve_task
     from bench_adapters.demo import DEMO_IDS
+    from tests.parallel import built_once
 
-    root = tmp_path_factory.mktemp("demo-cache")
-    for task_id in DEMO_IDS:
-        resolve_task(f"demo/{task_id}", demo_dir=root)
-    return root
+    def build(root: Path) -> None:
+        for task_id in DEMO_IDS:
+            resolve_task(f"demo/{task_id}", demo_dir=root)
+
+    return built_once(tmp_path_factory, "demo-cache", build)
 
 
 @pytest.fixture(scope="session")
@@ -182,11 +204,13 @@ def mlebench_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Synthetic prepared data in upstream's layout, small sizes, for every competition with a
     generator (the CPU-only ones and the Lite split)."""
     from bench_adapters.mlebench.synthetic import make_prepared, synthetic_competitions
+    from tests.parallel import built_once
 
-    data = tmp_path_factory.mktemp("mlebench-data")
-    for cid in synthetic_competitions():
-        make_prepared(cid, data, seed=MLEBENCH_SEED)
-    return data
+    def build(data: Path) -> None:
+        for cid in synthetic_competitions():
+            make_prepared(cid, data, seed=MLEBENCH_SEED)
+
+    return built_once(tmp_path_factory, "mlebench-data", build)
 
 
 @pytest.fixture(scope="session")
@@ -196,22 +220,26 @@ def mlebench_checkout(tmp_path_factory: pytest.TempPathFactory, mlebench_data: P
     a median a sound model beats."""
     from bench_adapters.mlebench.synthetic import synthetic_competitions
     from bench_adapters.mlebench.synthetic.leaderboards import write_checkout
+    from tests.parallel import built_once
 
-    root = tmp_path_factory.mktemp("mle-bench")
-    return write_checkout(root, mlebench_data, synthetic_competitions())
+    def build(root: Path) -> None:
+        write_checkout(root, mlebench_data, synthetic_competitions())
+
+    return built_once(tmp_path_factory, "mle-bench", build)
 
 
 @pytest.fixture(scope="session")
 def gold_paths(tmp_path_factory: pytest.TempPathFactory, mlebench_data: Path) -> dict[str, Path]:
     """Each competition's answers in submission form, as a CSV file."""
     from bench_adapters.mlebench.synthetic import answers_as_submission, synthetic_competitions
+    from tests.parallel import built_once
 
-    root = tmp_path_factory.mktemp("gold")
-    paths = {}
-    for cid in synthetic_competitions():
-        paths[cid] = root / f"{cid}-gold.csv"
-        answers_as_submission(cid, mlebench_data).to_csv(paths[cid], index=False)
-    return paths
+    def build(root: Path) -> None:
+        for cid in synthetic_competitions():
+            answers_as_submission(cid, mlebench_data).to_csv(root / f"{cid}-gold.csv", index=False)
+
+    root = built_once(tmp_path_factory, "gold", build)
+    return {cid: root / f"{cid}-gold.csv" for cid in synthetic_competitions()}
 
 
 @pytest.fixture(scope="session")
@@ -224,15 +252,19 @@ def lite_check(
     the real grader, comes from here."""
     from baselines.check import CheckOptions, check_tasks
     from bench_adapters.mlebench import split_ids
+    from tests.parallel import built_once
 
-    out = tmp_path_factory.mktemp("lite-check")
-    options = CheckOptions(
-        out_dir=out,
-        task_options={"data_dir": mlebench_data, "mlebench_dir": mlebench_checkout},
-        smoke=True,
-        threads=2,
-        device="cpu",
-        pretrained="none",
-    )
-    report = check_tasks([f"mlebench/{c}" for c in split_ids("lite")], options).to_dict()
-    return {**report, "out": out}
+    def build(out: Path) -> None:
+        options = CheckOptions(
+            out_dir=out,
+            task_options={"data_dir": mlebench_data, "mlebench_dir": mlebench_checkout},
+            smoke=True,
+            threads=2,
+            device="cpu",
+            pretrained="none",
+        )
+        report = check_tasks([f"mlebench/{c}" for c in split_ids("lite")], options).to_dict()
+        (out / "fixture-report.json").write_text(json.dumps(report))
+
+    out = built_once(tmp_path_factory, "lite-check", build)
+    return {**json.loads((out / "fixture-report.json").read_text()), "out": out}

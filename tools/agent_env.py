@@ -18,6 +18,17 @@ from tools.workspace import Workspace
 
 AGENT_PYTHON_ENV = "SCAFFOLDS_AGENT_PYTHON"
 """Environment variable naming the interpreter for agent code when none is passed."""
+AGENT_USER_ENV = "SCAFFOLDS_AGENT_USER"
+"""Environment variable naming the agent user when none is passed (``agent`` when unset)."""
+
+
+def default_agent_user() -> str:
+    """``$SCAFFOLDS_AGENT_USER``, else ``agent``. Two runs at once on one machine need two
+    users, since closing a sandbox ends every process of its user: a grid gives each run an
+    ``agent-g<k>``, the test suite each of its processes one (tests/parallel.py).
+    ``scaffolds.config.RunConfig.agent_user`` reads the same variable."""
+    return os.environ.get(AGENT_USER_ENV) or "agent"
+
 
 PASSTHROUGH_ENV = (
     "OMP_NUM_THREADS",

@@ -115,7 +115,27 @@ def check_arguments(fn: Callable[..., Any], args: dict[str, Any]) -> dict[str, A
                 f"Argument '{arg}' of '{name}' must be {_expected(annotation)}, "
                 f"got {_json_kind(value)}: {shown}."
             )
+        if not _encodable(value):
+            raise ArgumentError(
+                f"Argument '{arg}' of '{name}' holds a lone UTF-16 surrogate, which is not a "
+                "character (e.g. \\ud800 in JSON); send valid Unicode text."
+            )
     return args
+
+
+def _encodable(value: Any) -> bool:
+    """Whether every string in ``value`` is valid Unicode (no lone surrogate)."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+        return True
+    if isinstance(value, list):
+        return all(_encodable(v) for v in value)
+    if isinstance(value, dict):
+        return all(_encodable(k) and _encodable(v) for k, v in value.items())
+    return True
 
 
 def _names(items: list[str]) -> str:

@@ -12,8 +12,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from scaffolds.timefmt import format_seconds
 from tools.ansi import strip_ansi
-from tools.result import ExecResult, seconds
+from tools.result import ExecResult
 from tools.sandbox import Sandbox
 from tools.truncate import StreamCap
 
@@ -78,8 +79,8 @@ def run_bash(
     output = out.text()
     if timed_out:
         output += ("\n" if output and not output.endswith("\n") else "") + (
-            f"[Timed out after {seconds(timeout_s)}: the command and all processes it started "
-            "were killed.]"
+            f"[Timed out after {format_seconds(timeout_s)}: the command and all processes it "
+            "started were killed.]"
         )
     return ExecResult(
         output=output,

@@ -4,33 +4,54 @@ Variables survive between calls. A call that runs past its timeout is interrupte
 kept); if the interrupt does not stop it within ``interrupt_grace_s`` the kernel is restarted.
 A kernel that dies (``os._exit``, segfault, out of memory) is restarted too; in both cases
 the output ends with a note saying that all state was lost.
+
+The kernel is the agent's code, so what it sends is bounded on the harness's side: every
+ZeroMQ socket the harness holds refuses a frame over ``MAX_FRAME_BYTES`` (the connection is
+dropped and remade) and queues at most ``QUEUED_MESSAGES`` messages, so no output can grow the
+harness's memory past about ``MAX_FRAME_BYTES * QUEUED_MESSAGES`` per socket whatever the
+kernel sends; a cell whose idle status was lost that way still ends, on its ``execute_reply``.
+The kernel's stderr goes to a pipe the harness drains, keeping only its last
+``LOG_KEEP_BYTES``: no file of the harness's is ever writable from the sandbox.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import queue
+import select
 import shutil
 import signal
 import subprocess
-import tempfile
+import threading
 import time
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
+import zmq
 from jupyter_client import KernelManager
 from jupyter_client.blocking import BlockingKernelClient
 from jupyter_client.kernelspec import KernelSpec
 
+from scaffolds.timefmt import format_seconds
 from tools.kernel_output import Cell
-from tools.result import ExecResult, seconds
+from tools.result import ExecResult
 from tools.sandbox import Sandbox
 
 _POLL_S = 0.2
 KERNEL_KEEP_CHARS = 256_000
 """Per cell, the kernel sends at most this many characters of output from the start and from
 the end (or ``output_cap`` if larger); see kernel_boot.py."""
+MAX_FRAME_BYTES = 8 * 2**20
+"""Largest message frame the harness accepts from the kernel (the kernel caps a cell's own
+output far below this)."""
+QUEUED_MESSAGES = 32
+"""Messages a harness socket queues before the kernel's side must wait or drop."""
+LOG_KEEP_BYTES = 64 * 1024
+"""The tail of the kernel's stderr the harness keeps, for the reason it died."""
+_IDLE_AFTER_REPLY_S = 1.0
+"""How long to wait for a cell's idle status once its reply came (a lost idle)."""
 _SIGNAL_HINTS = {
     signal.SIGKILL: "killed by SIGKILL, usually because it ran out of memory",
     signal.SIGSEGV: "segmentation fault",
@@ -39,7 +60,7 @@ _SIGNAL_HINTS = {
 }
 
 
-class _AgentKernelManager(KernelManager):  # type: ignore[misc]
+class _AgentKernelManager(KernelManager):
     """Launches a given kernel command (no kernelspec lookup) and lets the agent user read its
     connection file (root's, so agent code can neither corrupt it nor swap it for a link)."""
 
@@ -53,6 +74,49 @@ class _AgentKernelManager(KernelManager):  # type: ignore[misc]
     def write_connection_file(self, **kwargs: Any) -> None:
         super().write_connection_file(**kwargs)
         self._sandbox.let_agent_read(Path(self.connection_file))
+
+
+class _LogTail:
+    """The kernel's stderr: a pipe whose write end the kernel gets (and keeps across
+    restarts), drained by a thread that keeps only the last ``LOG_KEEP_BYTES``."""
+
+    def __init__(self) -> None:
+        self._read, write = os.pipe()
+        self.writer: IO[bytes] = os.fdopen(write, "wb", buffering=0)
+        self._tail = bytearray()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._drain, name="kernel-log", daemon=True)
+        self._thread.start()
+
+    def _drain(self) -> None:
+        while not self._stop.is_set():
+            ready, _, _ = select.select([self._read], [], [], 0.2)
+            if ready:
+                chunk = os.read(self._read, 1 << 16)
+                if not chunk:
+                    return
+                with self._lock:
+                    self._tail += chunk
+                    del self._tail[:-LOG_KEEP_BYTES]
+
+    def text(self) -> str:
+        with self._lock:
+            return bytes(self._tail).decode(errors="replace")
+
+    def close(self) -> None:
+        self._stop.set()
+        self.writer.close()
+        self._thread.join(timeout=2)
+        os.close(self._read)
+
+
+def _bounded_context() -> zmq.Context[zmq.Socket[bytes]]:
+    """A ZeroMQ context whose every socket refuses big frames and queues few messages."""
+    context: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
+    context.setsockopt(zmq.MAXMSGSIZE, MAX_FRAME_BYTES)
+    context.setsockopt(zmq.RCVHWM, QUEUED_MESSAGES)
+    return context
 
 
 class PythonKernel:
@@ -74,7 +138,8 @@ class PythonKernel:
         self._km: _AgentKernelManager | None = None
         self._kc: BlockingKernelClient | None = None
         self._runtime: Path | None = None
-        self._log: IO[bytes] | None = None
+        self._log: _LogTail | None = None
+        self._zmq: zmq.Context[zmq.Socket[bytes]] | None = None
         self._last_msg_id = ""
 
     # lifecycle
@@ -100,22 +165,24 @@ class PythonKernel:
         sockets = {}  # ipc sockets go to the one folder the kernel may write in
         if self.sandbox.kernel_transport == "ipc":
             sockets["ip"] = str(self._runtime / "ipc" / "kernel")
+        self._zmq = _bounded_context()
         km = _AgentKernelManager(
             connection_file=str(self._runtime / "kernel.json"),
             transport=self.sandbox.kernel_transport,
+            context=self._zmq,
             **sockets,
         )
         km.setup(spec, self.sandbox)
         self._km = km
-        self._log = tempfile.TemporaryFile()  # noqa: SIM115 -- lives as long as the kernel
+        self._log = _LogTail()
         try:
             km.start_kernel(
                 cwd=str(self.cwd),
                 env=dict(self.sandbox.env),
                 stdout=subprocess.DEVNULL,
-                stderr=self._log,
+                stderr=self._log.writer,
             )
-            self._kc = km.blocking_client()
+            self._kc = km.client(context=self._zmq)
             self._kc.start_channels(stdin=False, hb=False)
             self._wait_ready()
         except BaseException:
@@ -131,11 +198,11 @@ class PythonKernel:
             raise RuntimeError(f"{exc} ({self._death()}; kernel log: {self.log_tail()})") from None
 
     def log_tail(self, n: int = 400) -> str:
-        """The last lines the kernel process wrote to its stderr, on one line."""
-        if self._log is None or self._log.closed:
+        """The last lines the kernel process wrote to its stderr, on one line (at most ``n``
+        characters of what the kernel, that is the agent, wrote)."""
+        if self._log is None:
             return "none"
-        self._log.seek(0)
-        lines = self._log.read().decode(errors="replace").strip().splitlines()
+        lines = self._log.text().strip().splitlines()
         return " | ".join(line.strip() for line in lines[-5:])[-n:] or "empty"
 
     def restart(self) -> None:
@@ -156,7 +223,9 @@ class PythonKernel:
             shutil.rmtree(self._runtime, ignore_errors=True)
         if self._log is not None:
             self._log.close()
-        self._km = self._kc = self._runtime = self._log = None
+        if self._zmq is not None:
+            self._zmq.destroy(linger=0)
+        self._km = self._kc = self._runtime = self._log = self._zmq = None
 
     def __enter__(self) -> PythonKernel:
         self.start()
@@ -197,14 +266,14 @@ class PythonKernel:
             outcome = self._collect(self._last_msg_id, cell, grace)
             if outcome == "idle":
                 notes.append(
-                    f"[Timed out after {seconds(timeout_s)}: the cell was interrupted. "
+                    f"[Timed out after {format_seconds(timeout_s)}: the cell was interrupted. "
                     "Variables and imports are kept.]"
                 )
             else:
                 self.restart()
                 restarted = True
                 notes.append(
-                    f"[Timed out after {seconds(timeout_s)}; the cell did not stop when "
+                    f"[Timed out after {format_seconds(timeout_s)}; the cell did not stop when "
                     "interrupted, so the kernel was restarted: all variables and imports "
                     "are lost.]"
                 )
@@ -264,17 +333,24 @@ class PythonKernel:
 
     def _collect(self, msg_id: str, cell: Cell, deadline: float) -> str:
         """Gather the cell's output until it is idle ("idle"), the deadline ("timeout") or the
-        kernel's death ("died")."""
+        kernel's death ("died"). A cell whose reply came but whose idle status did not (lost
+        with a message the harness refused) counts as idle shortly after its reply."""
         assert self._kc is not None and self._km is not None
+        replied_at: float | None = None
         while True:
-            remaining = deadline - time.monotonic()
+            now = time.monotonic()
+            remaining = deadline - now
             if remaining <= 0:
                 return "timeout"
+            if replied_at is not None and now - replied_at > _IDLE_AFTER_REPLY_S:
+                return "idle"
             try:
                 msg = self._kc.get_iopub_msg(timeout=min(remaining, _POLL_S))
             except queue.Empty:
                 if not self._km.is_alive():
                     return "died"
+                if replied_at is None and self._replied(msg_id):
+                    replied_at = time.monotonic()
                 continue
             except (ValueError, UnicodeDecodeError):
                 cell.out.write("[an output message could not be decoded]\n")
@@ -285,6 +361,18 @@ class PythonKernel:
             if msg["msg_type"] == "status" and content.get("execution_state") == "idle":
                 return "idle"
             cell.add(msg["msg_type"], content)
+
+    def _replied(self, msg_id: str) -> bool:
+        """Whether the shell channel holds the reply to ``msg_id`` (other replies are old)."""
+        assert self._kc is not None
+        while self._kc.shell_channel.msg_ready():
+            try:
+                reply = self._kc.get_shell_msg(timeout=0)
+            except (queue.Empty, ValueError, UnicodeDecodeError):
+                continue
+            if reply["parent_header"].get("msg_id") == msg_id:
+                return True
+        return False
 
     def _drain(self) -> None:
         """Discard replies and output left over from earlier cells."""

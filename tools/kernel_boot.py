@@ -15,6 +15,7 @@ of characters dropped in between. The harness counts those towards its own
 
 import sys
 from collections import deque
+from typing import Any
 
 ELIDED_MIME = "application/vnd.scaffolds.elided+json"
 
@@ -26,7 +27,7 @@ class _CellBudget:
         self.keep = keep
         self.active = False
         self.head_left = keep
-        self.tail: deque = deque()  # (stream, text) pieces, oldest first
+        self.tail: deque[tuple[Any, str]] = deque()  # (stream, text) pieces, oldest first
         self.tail_size = 0
         self.dropped = 0
 
@@ -75,7 +76,7 @@ def main() -> None:
 
     budget = _CellBudget(keep)
 
-    class CappedOutStream(OutStream):  # type: ignore[misc]
+    class CappedOutStream(OutStream):
         def write(self, string: str) -> int:
             if not budget.active or not isinstance(string, str):
                 super().write(string)

@@ -26,10 +26,11 @@ import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from tools.agent_env import interpreter_prefixes
 from tools.enter import SYSTEM_PATH, Entry, entry, nsenter_has_wdns
+from tools.reaper import clear_keyrings, end_namespace
 from tools.sandbox import Sandbox
 from tools.view import (
     Mount,
@@ -211,7 +212,7 @@ class NamespaceSandbox(Sandbox):
     _holder: Holder | None = field(default=None, repr=False)
     _entry: Entry | None = field(default=None, repr=False)
     _script: str = field(default="", repr=False)
-    _finalize: weakref.finalize | None = field(default=None, repr=False)
+    _finalize: weakref.finalize[..., Any] | None = field(default=None, repr=False)
     """Closes the holder when this object is collected or the interpreter exits."""
     kernel_transport: ClassVar[str] = "ipc"
     """Kernel sockets are files in a folder of the view, so they work with the network off."""
@@ -292,5 +293,14 @@ class NamespaceSandbox(Sandbox):
         return path
 
     def close(self) -> None:
-        if self._finalize is not None:
-            self._finalize()
+        """End the PID namespace, and with it every process in it, checked
+        (``tools/reaper.py``); empty the agent user's keyrings. Idempotent."""
+        if self.ended is not None or self._holder is None or self._holder.closed:
+            if self._finalize is not None:
+                self._finalize()
+            return
+        pid_ns = os.fstat(self._holder.fds["pid"]).st_ino
+        finalize = self._finalize or self._holder.close
+        self.ended = end_namespace(pid_ns, finalize)
+        if self.uid is not None and self.gid is not None:
+            clear_keyrings(self.uid, self.gid, self.agent_python)

@@ -8,11 +8,6 @@ from typing import Literal
 ObservationKind = Literal["ok", "tool_error", "format_error", "harness_error"]
 
 
-def seconds(value: float) -> str:
-    """A duration for notes the model reads: ``"30 s"``, ``"1.5 s"``."""
-    return f"{round(value, 1):g} s"
-
-
 @dataclass
 class ExecResult:
     """The outcome of running code in the kernel or a command in bash.

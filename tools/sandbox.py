@@ -31,12 +31,14 @@ from tools.agent_env import (
     PASSTHROUGH_ENV,
     PIP_DIR,
     agent_environment,
+    default_agent_user,
     interpreter_prefixes,
     is_secret_name,
     pip_environment,
     pip_site,
 )
 from tools.ownership import give_folders
+from tools.reaper import Ended, clear_keyrings, end_user, user_processes
 from tools.workspace import Workspace
 
 INSTALL_HINT = (
@@ -109,6 +111,9 @@ class Sandbox:
     _setpriv: str = field(default="setpriv", repr=False)
     network: str = "on"
     """``on``, or ``off``: agent code has loopback only (namespace sandbox only)."""
+    ended: Ended | None = None
+    """Set by ``close``: how the agent's processes were ended, and whether any survived
+    (None without isolation, where they run as the harness's own user)."""
     kernel_transport: ClassVar[str] = "tcp"
     """How the harness reaches the kernel: ``tcp`` on localhost, or ``ipc`` sockets."""
 
@@ -116,7 +121,7 @@ class Sandbox:
     def create(
         cls,
         workspace: Workspace,
-        agent_user: str = "agent",
+        agent_user: str | None = None,
         agent_python: str | None = None,
         extra_env: Mapping[str, str] | None = None,
         backend: str = "auto",
@@ -125,7 +130,8 @@ class Sandbox:
     ) -> Sandbox:
         """Prepare ``workspace`` for the agent and check that its Python can run.
 
-        ``agent_python`` defaults to ``$SCAFFOLDS_AGENT_PYTHON``, else ``sys.executable``.
+        ``agent_user`` defaults to ``$SCAFFOLDS_AGENT_USER``, else ``agent``; ``agent_python``
+        to ``$SCAFFOLDS_AGENT_PYTHON``, else ``sys.executable``.
         ``backend``: ``namespace`` (bubblewrap), ``user`` (the agent user only), or ``auto``
         (namespace where bubblewrap works, else user, with a warning). ``network="off"``
         needs the namespace sandbox. ``gpu=True`` binds the machine's GPU device nodes into
@@ -161,11 +167,14 @@ class Sandbox:
             )
         else:
             extra = dict(extra_env or {})
-            box = cls._isolated(workspace, agent_user, python, extra, backend, network, gpu)
+            user = agent_user or default_agent_user()
+            box = cls._isolated(workspace, user, python, extra, backend, network, gpu)
         try:
             box._check_python()
             if box.isolated:
                 box._check_reach()
+                assert box.uid is not None and box.gid is not None
+                clear_keyrings(box.uid, box.gid, box.agent_python)  # no keys of earlier runs
         except BaseException:
             box.close()
             raise
@@ -240,6 +249,16 @@ class Sandbox:
         problem: str | None,
     ) -> Sandbox:
         user, uid, gid = account.pw_name, account.pw_uid, account.pw_gid
+        busy = user_processes(uid)
+        if busy:  # this sandbox's end will end them too: two live runs must not share a user
+            log.warning(
+                "the agent user %r already runs %d process(es) (pid %s); the end of this "
+                "sandbox ends every process of that user, so give concurrent runs different "
+                "agent users",
+                user,
+                len(busy),
+                ", ".join(map(str, busy[:5])),
+            )
         why = ""
         if problem is not None:
             _warn_fallback(problem)
@@ -276,7 +295,13 @@ class Sandbox:
         return path
 
     def close(self) -> None:
-        """End the sandbox and every process in it (nothing to end for this backend)."""
+        """End every process of the agent user, checked (``tools/reaper.py``), and empty its
+        keyrings. Concurrent runs must therefore have different agent users (the grid's do).
+        Idempotent; without isolation there is nothing the harness may end."""
+        if self.isolated and self.ended is None:
+            assert self.uid is not None and self.gid is not None
+            self.ended = end_user(self.uid, self.gid, self.agent_python)
+            clear_keyrings(self.uid, self.gid, self.agent_python)
 
     def __enter__(self) -> Sandbox:
         return self

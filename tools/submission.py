@@ -13,6 +13,7 @@ or running anything in it (``bench_adapters.paperbench.contract`` opens every fi
 from __future__ import annotations
 
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,9 +27,11 @@ Validator = Callable[[Path], tuple[bool, str]]
 """The task's ``validate(path) -> (ok, message)``."""
 
 
-def _check_folder(sandbox: Sandbox, path: Path, validate: Validator) -> tuple[bool, str]:
+def _check_folder(
+    sandbox: Sandbox, path: Path, validate: Validator, timeout_s: float
+) -> tuple[bool, str]:
     """Validate the folder at ``path``, in place (see the module's docstring)."""
-    kind = agent_io.path_kind(sandbox, path)
+    kind = agent_io.path_kind(sandbox, path, timeout_s)
     if kind == "missing":
         raise ToolError(f"There is no folder at {path}.")
     if kind == "file":
@@ -37,21 +40,33 @@ def _check_folder(sandbox: Sandbox, path: Path, validate: Validator) -> tuple[bo
 
 
 def _check(
-    sandbox: Sandbox, path: Path, validate: Validator, keep_at: Path | None
+    sandbox: Sandbox,
+    path: Path,
+    validate: Validator,
+    keep_at: Path | None,
+    timeout_s: float,
+    max_bytes: int,
 ) -> tuple[bool, str]:
-    """Validate the agent-readable file at ``path``; if valid and ``keep_at`` is given, put
-    the validated bytes there (as the agent)."""
-    kind = agent_io.path_kind(sandbox, path)
+    """Validate the agent-readable regular file at ``path``; if valid and ``keep_at`` is
+    given, put the validated bytes there (as the agent). Reading is bounded in time (the
+    call's limit) and size (``max_bytes``) from the harness's side."""
+    deadline = time.monotonic() + timeout_s
+
+    def left() -> float:
+        return max(1.0, deadline - time.monotonic())
+
+    kind = agent_io.path_kind(sandbox, path, left())
     if kind == "missing":
         raise ToolError(f"There is no file at {path}.")
     if kind == "directory":
         raise ToolError(f"{path} is a directory; give the submission file.")
     with tempfile.TemporaryDirectory(prefix="scaffolds-submission-") as private:
         copy = Path(private) / path.name
-        agent_io.copy_out(sandbox, path, copy)
+        agent_io.copy_out(sandbox, path, copy, left(), max_bytes)
         ok, message = validate(copy)
         if ok and keep_at is not None:
-            agent_io.write_bytes(sandbox, keep_at, copy.read_bytes())
+            with open(copy, "rb") as validated:
+                agent_io.write_bytes(sandbox, keep_at, validated, left())
     return ok, message
 
 
@@ -61,9 +76,12 @@ def make_submission_tools(
     validate: Validator,
     submission_relpath: str,
     folder: bool = False,
+    limit: Callable[[], float] = lambda: 600.0,
+    max_bytes: int = agent_io.MAX_COPY_BYTES,
 ) -> tuple[Callable[..., str], Callable[..., Observation]]:
     """The ``validate_submission`` and ``answer`` tool functions for one task (``folder``:
-    its submission is a folder)."""
+    its submission is a folder); ``limit()`` gives each call's time limit in seconds, and a
+    file over ``max_bytes`` is refused before any byte of it is copied."""
     default = workspace.resolve(submission_relpath)
 
     def target(path: str | None) -> Path:
@@ -71,10 +89,10 @@ def make_submission_tools(
 
     def check(where: Path, keep_at: Path | None) -> tuple[bool, str]:
         if not folder:
-            return _check(sandbox, where, validate, keep_at)
+            return _check(sandbox, where, validate, keep_at, limit(), max_bytes)
         if keep_at is not None:
             raise ToolError(f"Only the folder {default} can be submitted.")
-        return _check_folder(sandbox, where, validate)
+        return _check_folder(sandbox, where, validate, limit())
 
     def validate_submission(path: str | None = None) -> str:
         """Check that a submission file has the format the task expects. This never

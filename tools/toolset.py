@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from tools.agent_io import MAX_COPY_BYTES
 from tools.arguments import ArgumentError, check_arguments, parse_arguments
 from tools.bash import make_bash_tool
 from tools.errors import ToolError
@@ -51,17 +52,25 @@ class Toolset:
         tool_timeout_s: float = 3600 * 9,
         output_cap: int = 16000,
         submission_is_folder: bool = False,
+        max_submission_bytes: int | None = None,
     ) -> Toolset:
         """python, bash, view, create, str_replace, insert, validate_submission and (unless
         ``include_answer`` is False) answer. Each call's timeout is
         ``min(tool_timeout_s, time_left())``; ``submission_is_folder``: the submission is a
-        folder (a PaperBench repository), validated in place."""
+        folder (a PaperBench repository), validated in place; ``max_submission_bytes``: the
+        task's own size limit, past which a file is refused before a byte is copied."""
 
         def limit() -> float:
             return max(MIN_TIMEOUT_S, min(tool_timeout_s, time_left()))
 
         validate_submission, answer = make_submission_tools(
-            workspace, sandbox, validate, submission_relpath, submission_is_folder
+            workspace,
+            sandbox,
+            validate,
+            submission_relpath,
+            submission_is_folder,
+            limit,
+            max_submission_bytes or MAX_COPY_BYTES,
         )
         functions: list[Callable[..., Any]] = [
             make_python_tool(kernel, limit, output_cap),

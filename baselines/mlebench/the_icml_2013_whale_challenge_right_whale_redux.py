@@ -19,6 +19,7 @@ import sys
 import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import lightgbm as lgb
 import numpy as np
@@ -63,7 +64,7 @@ THREADS = CORES  # decoding, LightGBM and CPU training
 RESERVE_S = 15.0  # kept back for writing (prediction time is measured and kept back too)
 
 
-def spectrograms(sources: list, threads: int) -> np.ndarray:
+def spectrograms(sources: list[Any], threads: int) -> np.ndarray:
     """(N, N_MELS, frames) float32 log-mel images of every clip, standardised per clip,
     decoded in ``threads`` threads into one preallocated array."""
 

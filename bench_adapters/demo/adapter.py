@@ -16,6 +16,11 @@ class Demo:
     """Options: ``demo_dir`` (cache root), ``obfuscate``; other benchmarks' options are ignored."""
 
     name = "demo"
+    submits_folders = False
+
+    def needs_gpu(self, task_id: str) -> bool:
+        """The demo tasks are small: a CPU is enough."""
+        return False
 
     def splits(self) -> list[str]:
         return ["all"]

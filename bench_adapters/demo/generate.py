@@ -17,9 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
-from string import Template
 
 import numpy as np
 import pandas as pd
@@ -29,6 +27,7 @@ from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
+import prompts
 from bench_adapters.demo.specs import INFO, grade_fn
 
 N_TEAMS = 120
@@ -168,9 +167,13 @@ def leaderboard_frame(task_id: str, built: Built) -> pd.DataFrame:
 
 
 def description(task_id: str, built: Built, board: pd.DataFrame) -> str:
-    text = resources.files("prompts").joinpath("demo", f"{task_id}.md").read_text("utf-8")
-    return Template(text).substitute(
-        n_train=len(built.train), n_test=len(built.test), n_teams=len(board)
+    return prompts.render(
+        "demo",
+        task_id,
+        trim="none",
+        n_train=len(built.train),
+        n_test=len(built.test),
+        n_teams=len(board),
     )
 
 

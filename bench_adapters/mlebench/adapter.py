@@ -12,8 +12,10 @@ from bench_adapters.mlebench.data import (
     resolve_checkout,
     resolve_data_dir,
 )
+from bench_adapters.mlebench.known_issues import known_issues
 from bench_adapters.mlebench.splits import SPLITS, known_ids, split_ids
 from bench_adapters.task import CompetitionTask, GraderSpecLike, check_prepared
+from scaffolds.protocols import PlannedRun, ReportSection
 
 
 def graded_ids() -> list[str]:
@@ -36,9 +38,14 @@ class MLEBench:
     """The ``mlebench`` benchmark. Options: ``data_dir``, ``mlebench_dir``, ``obfuscate``."""
 
     name = "mlebench"
+    submits_folders = False
 
     def splits(self) -> list[str]:
         return list(SPLITS)
+
+    def needs_gpu(self, task_id: str) -> bool:
+        """Every competition outside upstream's ``cpu_only`` split needs a GPU."""
+        return task_id not in split_ids("cpu_only")
 
     def list_ids(self, split: str | None = None, graded_only: bool = False) -> list[str]:
         ids = split_ids(split) if split else known_ids()
@@ -46,6 +53,27 @@ class MLEBench:
             graded = set(graded_ids())
             ids = [i for i in ids if i in graded]
         return ids
+
+    def known_issues(self, task_id: str) -> list[str]:
+        """One line per known problem of upstream's competition (most have none)."""
+        return [issue.line() for issue in known_issues(task_id)]
+
+    def report_sections(
+        self, rows: list[dict[str, Any]], plan: list[PlannedRun]
+    ) -> list[ReportSection]:
+        """The known issues of the competitions the grid planned, listed under its tables."""
+        tasks = dict.fromkeys(r.task for r in plan if r.task.startswith(f"{self.name}/"))
+        lines = [
+            f"- `{task}`: {line}"
+            for task in tasks
+            for line in self.known_issues(task.partition("/")[2])
+        ]
+        if not lines:
+            return []
+        head = ["", "## Known issues of the MLE-bench competitions run", "",
+                "Upstream problems that may affect these competitions' scores "
+                "(`python -m bench_adapters list --known-issues`):", ""]  # fmt: skip
+        return [ReportSection("\n".join(head + lines) + "\n")]
 
     def resolve(
         self,

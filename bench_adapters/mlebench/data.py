@@ -36,6 +36,16 @@ LOWER_IS_BETTER = frozenset(
         "multi-modal-gesture-recognition",
         "stanford-covid-vaccine",
         "lmsys-chatbot-arena",
+        "inaturalist-2019-fgvc6",
+        "champs-scalar-coupling",
+        "icecube-neutrinos-in-deep-ice",
+        "hms-harmful-brain-activity-classification",
+        "petfinder-pawpularity-score",
+        "predict-volcanic-eruptions-ingv-oe",
+        "rsna-2022-cervical-spine-fracture-detection",
+        "smartphone-decimeter-2022",
+        "billion-word-imputation",
+        "bms-molecular-translation",
     }
 )
 """Metric direction of the natively graded competitions, used only when no leaderboard exists."""

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from importlib import resources
 
-SPLITS = ("all", "lite", "medium", "high", "dev", "cpu_only")
-"""``lite`` is upstream's ``low`` split; ``cpu_only`` the 7 competitions that need no GPU."""
+SPLITS = ("all", "lite", "medium", "high", "dev", "cpu_only", "or_initial")
+"""``lite`` is upstream's ``low`` split; ``cpu_only`` the 7 competitions that need no GPU;
+``or_initial`` the 77 the seed environment runs: the 75 of ``all`` plus the dev split's
+spaceship-titanic and playground-series-s3e18 (its 7 CPU-only competitions are ``cpu_only``,
+the other 70 need a GPU)."""
 ALIASES = {"low": "lite"}
 
 

@@ -19,10 +19,32 @@ from bench_adapters.paperbench.demo import DEMO_ID, demo_data_dir
 from bench_adapters.paperbench.layout import find_paper, stage_public
 from bench_adapters.paperbench.splits import SPLITS, known_ids, split_ids
 from bench_adapters.paperbench.task import PaperOptions, PaperTask
+from scaffolds.protocols import MonitorRule, PlannedRun, ReportSection
 
 
 class PaperBench:
     name = "paperbench"
+    submits_folders = True
+
+    def report_sections(
+        self, rows: list[dict[str, Any]], plan: list[PlannedRun]
+    ) -> list[ReportSection]:
+        """The replication score, per paper, and the judge's cost (``report.py``)."""
+        from bench_adapters.paperbench.report import report_sections
+
+        return report_sections(rows, plan)
+
+    def monitor_rules(self) -> list[MonitorRule]:
+        """The blacklist rule (``monitor.BlacklistRule``)."""
+        from bench_adapters.paperbench.monitor import BlacklistRule
+
+        return [BlacklistRule()]
+
+    def needs_gpu(self, task_id: str) -> bool:
+        """Upstream gives each paper an A10, except the bundled demo paper."""
+        from bench_adapters.paperbench.splits import split_ids
+
+        return task_id not in split_ids("demo")
 
     def splits(self) -> list[str]:
         return list(SPLITS)
@@ -41,6 +63,7 @@ class PaperBench:
         code_dev: bool = False,
         resources_provided: bool = False,
         reproduce_timeout: float | None = None,
+        agent_network: str = "on",
         **_other_benchmarks: Any,
     ) -> PaperTask:
         ref = f"paperbench/{task_id}"
@@ -58,6 +81,7 @@ class PaperBench:
             code_dev=bool(code_dev),
             resources_provided=bool(resources_provided),
             reproduce_timeout=reproduce_timeout,
+            agent_network=agent_network,
             data_dir=None if task_id == DEMO_ID or data_dir is None else str(data_dir),
         )
         return PaperTask(id=ref, paper=paper, public_dir=stage_public(paper), options=options)

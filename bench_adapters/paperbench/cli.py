@@ -70,7 +70,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--timeout", type=_duration, default="100h", help="e.g. 90m, 12h (default: 100h)"
     )
-    p.add_argument("--agent-user", default="agent", help="who runs it (default: agent)")
+    p.add_argument(
+        "--agent-user",
+        default=None,
+        help="who runs it (default: $SCAFFOLDS_AGENT_USER, else agent)",
+    )
     p.add_argument("--quiet", action="store_true", help="do not print the script's output")
     p.set_defaults(func=run_reproduce)
 

@@ -25,8 +25,9 @@ from bench_adapters.paperbench.gitpack import READ_FLAGS, GitObjectError, open_d
 
 MAX_COMMITTED_BYTES = 10**9
 """Upstream's limit on the committed files: 1 GB."""
-MAX_METADATA_BYTES = 512 * 2**20
-"""Largest ``.git/index`` (or ref file) read; a real index of a million files is ~100 MB."""
+MAX_METADATA_BYTES = 64 * 2**20
+"""Largest ``.git/index`` (or ref file) read whole; a real index of a hundred thousand files
+is ~10 MB. The index only names staged files for a hint, so a larger one is skipped."""
 VALID = "Submission is valid"
 INVALID = "Submission invalid!"
 
@@ -203,6 +204,9 @@ def check_submission(folder: Path, max_bytes: int = MAX_COMMITTED_BYTES) -> tupl
         repo = read_repository(folder)
     except ContractError as exc:
         return False, f"{INVALID} {exc}."
+    except Exception as exc:  # a hand-made repository: whatever it breaks is its fault
+        why = f"{type(exc).__name__}: {exc}"[:300]
+        return False, f"{INVALID} The git repository at {folder} could not be read ({why})."
     if repo.commit is None:
         return False, f"{INVALID} The repository has no commit yet: `git add` and `git commit`."
     names = {f.path for f in repo.committed}

@@ -6,7 +6,9 @@ same extension lists, plus notebooks as code and ``.log`` files as results):
 - Code Development and Code Execution: code, configuration and docs;
 - Result Analysis: docs, plus the tables and logs that reproduction created or changed.
 
-Only regular UTF-8 text files are read (no links, no binaries); virtual environments, ``.git``,
+Only regular UTF-8 text files are read (no links, no binaries), each opened by descriptor with
+``O_NOFOLLOW`` at every level and checked on its descriptor, from a copy no agent process can
+change any more (reproduction's processes have all ended); virtual environments, ``.git``,
 caches and folders deeper than four levels are skipped. ``reproduce.sh`` and ``reproduce.log``
 are not candidates: every prompt shows them anyway.
 
@@ -16,12 +18,18 @@ in that order: at most ``MAX_FILES``, the last one cut to the room left.
 
 from __future__ import annotations
 
+import codecs
+import contextlib
 import os
+import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from bench_adapters.paperbench.rubric import RESULT_ANALYSIS
+
+_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+_FILE = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 DOCS = frozenset({".md", ".txt", ".rst"})
 CODE = frozenset(
@@ -42,6 +50,9 @@ MAX_DEPTH = 4
 MAX_FILES = 10
 """At most this many ranked files go into one prompt (upstream's limit)."""
 MAX_SCANNED = 5000
+"""Candidate files listed at most."""
+MAX_VISITED = 200_000
+"""Entries of any kind looked at, at most."""
 MAX_CHARS_PER_FILE = 400_000
 """A file is read up to this many characters; no prompt budget holds more."""
 MAX_TOTAL_CHARS = 40_000_000
@@ -64,7 +75,7 @@ class Submission:
         texts: dict[str, str] = {}
         total = 0
         for rel in sorted(_walk(root))[:MAX_SCANNED]:
-            text = _read_text(root / rel)
+            text = _read_text(root, rel)
             if text is not None and total + len(text) <= MAX_TOTAL_CHARS:
                 texts[rel] = text
                 total += len(text)
@@ -86,35 +97,77 @@ def _suffix(path: str) -> str:
 
 
 def _walk(root: Path) -> list[str]:
+    """The candidate files below ``root``, found through descriptors: a link (to a file or a
+    folder) is never followed, and only regular files are listed."""
     found: list[str] = []
-    if not root.is_dir():
+    try:
+        top = os.open(Path(root).resolve(), _DIR)
+    except OSError:
         return found
-    for folder, dirs, files in os.walk(root):
-        rel_dir = Path(folder).relative_to(root)
-        depth = len(rel_dir.parts)
-        dirs[:] = [
-            d
-            for d in sorted(dirs)
-            if d not in SKIP_DIRS and not d.endswith(".egg-info") and depth < MAX_DEPTH
-        ]
-        for name in files:
-            rel = (rel_dir / name).as_posix()
-            if rel in REPRODUCTION_FILES or _suffix(name) not in DOCS | CODE | TABLES:
-                continue
-            path = os.path.join(folder, name)
-            if os.path.isfile(path) and not os.path.islink(path):  # no links, FIFOs, devices
-                found.append(rel)
-        if len(found) > MAX_SCANNED:
-            break
+    stack: list[tuple[int, str, int]] = [(top, "", 0)]
+    visited = 0
+    try:
+        while stack and len(found) <= MAX_SCANNED and visited <= MAX_VISITED:
+            fd, rel_dir, depth = stack.pop()
+            try:
+                with os.scandir(fd) as it:
+                    entries = sorted(
+                        ((e.name, e.stat(follow_symlinks=False).st_mode) for e in it),
+                        reverse=True,
+                    )
+                visited += len(entries)
+                for name, mode in entries:
+                    rel = f"{rel_dir}{name}"
+                    if stat.S_ISDIR(mode):
+                        if name in SKIP_DIRS or name.endswith(".egg-info") or depth >= MAX_DEPTH:
+                            continue
+                        with contextlib.suppress(OSError):  # replaced meanwhile: not entered
+                            stack.append((os.open(name, _DIR, dir_fd=fd), f"{rel}/", depth + 1))
+                    elif (
+                        stat.S_ISREG(mode)
+                        and rel not in REPRODUCTION_FILES
+                        and _suffix(name) in DOCS | CODE | TABLES
+                    ):
+                        found.append(rel)
+            except OSError:
+                pass
+            finally:
+                os.close(fd)
+    finally:
+        for fd, _, _ in stack:
+            os.close(fd)
     return found
 
 
-def _read_text(path: Path) -> str | None:
-    """The file's text, or None when it is not UTF-8 text."""
+def _read_text(root: Path, rel: str) -> str | None:
+    """The text of the regular file ``rel`` below ``root`` (every component opened without
+    following a link, the file checked on its descriptor), or None when it is not UTF-8 text."""
+    *folders, name = rel.split("/")
     try:
-        with path.open(encoding="utf-8") as f:
-            text = f.read(MAX_CHARS_PER_FILE)
-    except (OSError, UnicodeDecodeError):
+        fd = os.open(Path(root).resolve(), _DIR)
+    except OSError:
+        return None
+    try:
+        for folder in folders:
+            sub = os.open(folder, _DIR, dir_fd=fd)
+            os.close(fd)
+            fd = sub
+        file_fd = os.open(name, _FILE, dir_fd=fd)
+    except OSError:
+        os.close(fd)
+        return None
+    os.close(fd)
+    try:
+        if not stat.S_ISREG(os.fstat(file_fd).st_mode):
+            return None
+        data = os.read(file_fd, 4 * MAX_CHARS_PER_FILE)
+    except OSError:
+        return None
+    finally:
+        os.close(file_fd)
+    try:
+        text = codecs.getincrementaldecoder("utf-8")().decode(data)[:MAX_CHARS_PER_FILE]
+    except UnicodeDecodeError:
         return None
     return None if "\x00" in text else text
 

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from bench_adapters.paperbench.gitpack import (
     DIR_FLAGS,
     MAX_OBJECT_BYTES,
+    MAX_PACKS,
     TYPES,
     GitObjectError,
     Pack,
@@ -37,6 +39,11 @@ MAX_FILES = 1_000_000
 here, its subtrees read once each."""
 MAX_TREE_DEPTH = 4096
 """git's own ``core.maxTreeDepth``."""
+MAX_TREE_ENTRIES = 2_000_000
+"""Tree entries visited at most, folders included: a handful of trees naming each other many
+times over (fan-out 10, depth 12) would otherwise be walked for days without a single file."""
+MAX_SECONDS = 60.0
+"""Longest a listing may take; a repository that needs longer is refused."""
 _FILE_MODES = (0o100644, 0o100755, 0o120000)
 """Blobs in a tree: files, executables and links; trees and submodules are not files."""
 
@@ -70,6 +77,8 @@ class ObjectStore:
         try:
             for name in sorted(os.listdir(pack_fd)):
                 if name.endswith(".idx"):
+                    if len(self.packs) >= MAX_PACKS:
+                        raise GitObjectError(f"more than {MAX_PACKS} packs: run `git gc`")
                     self.packs.append(Pack(pack_fd, name.removesuffix(".idx"), self.hash_size))
         finally:
             os.close(pack_fd)
@@ -79,7 +88,7 @@ class ObjectStore:
 
     def __exit__(self, *exc: object) -> None:
         for pack in self.packs:
-            os.close(pack.fd)
+            pack.close()
         os.close(self.objects)
 
     def _borrowed(self) -> str:
@@ -192,17 +201,27 @@ class ObjectStore:
         return seen[oid]
 
     def files(self, tree: bytes) -> Iterator[TreeFile]:
-        """Every file (blob) below ``tree``, with its path and size."""
-        stack, listed = [(tree, "", 0)], 0
+        """Every file (blob) below ``tree``, with its path and size; GitObjectError past
+        ``MAX_TREE_ENTRIES`` entries visited or ``MAX_SECONDS``."""
+        stack, listed, visited = [(tree, "", 0)], 0, 0
         trees: dict[bytes, bytes] = {}
         sizes: dict[bytes, int] = {}
+        deadline = time.monotonic() + MAX_SECONDS
         while stack:
             oid, prefix, depth = stack.pop()
             if depth > MAX_TREE_DEPTH:
                 raise GitObjectError("tree nested too deep")
+            if time.monotonic() > deadline:
+                raise GitObjectError(f"the commit's tree took more than {MAX_SECONDS:.0f}s to list")
             data = self._tree(oid, trees)
             pos = 0
             while pos < len(data):
+                visited += 1
+                if visited > MAX_TREE_ENTRIES:
+                    raise GitObjectError(
+                        f"the commit's tree has more than {MAX_TREE_ENTRIES} entries (files "
+                        "and folders, repeats counted)"
+                    )
                 space, nul = data.index(b" ", pos), data.index(b"\0", pos)
                 mode = int(data[pos:space], 8)
                 name = data[space + 1 : nul].decode("utf-8", "replace")

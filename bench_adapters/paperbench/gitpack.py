@@ -2,7 +2,8 @@
 
 Every file is opened relative to its folder's descriptor with ``O_NOFOLLOW`` and must be a
 regular file. A pack index (version 2) is loaded; its ``.pack`` is read with ``pread``, a piece
-at a time, never loaded whole. ``gitobjects`` builds a commit's file listing on these.
+at a time, never loaded whole, and so is its index. ``gitobjects`` builds a commit's file
+listing on these.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ DIR_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_DIRECTORY | os.O_CLOEXEC
 MAX_OBJECT_BYTES = 256 * 2**20
 """Largest commit or tree (or delta) inflated."""
 MAX_INDEX_BYTES = 256 * 2**20
-"""Largest pack index read (one of a million objects is ~28 MB)."""
+"""Largest pack index opened (one of a million objects is ~28 MB); it is read by pieces."""
+MAX_PACKS = 256
+"""Packs a repository may have (``git gc`` keeps one or a few)."""
 TYPES = {1: "commit", 2: "tree", 3: "blob", 4: "tag"}
 OFS_DELTA, REF_DELTA = 6, 7
 _CHUNK = 1 << 16
@@ -83,7 +86,9 @@ def size_varint(data: bytes, pos: int) -> tuple[int, int]:
 
 
 def apply_delta(base: bytes, delta: bytes) -> bytes:
-    """git's delta format: base and result sizes, then copy-from-base and insert steps."""
+    """git's delta format: base and result sizes, then copy-from-base and insert steps. The
+    result's stated size is checked before any step and every step is checked against it and
+    the base, so a delta can never build more than ``MAX_OBJECT_BYTES``."""
     try:
         source_size, pos = size_varint(delta, 0)
         size, pos = size_varint(delta, pos)
@@ -101,8 +106,13 @@ def apply_delta(base: bytes, delta: bytes) -> bytes:
                             start |= byte << (8 * i)
                         else:
                             length |= byte << (8 * (i - 4))
-                out += base[start : start + (length or 0x10000)]
+                length = length or 0x10000
+                if start + length > len(base) or len(out) + length > size:
+                    raise GitObjectError("delta copies past its base or its result")
+                out += base[start : start + length]
             elif op:
+                if len(out) + op > size:
+                    raise GitObjectError("delta inserts past its result")
                 out += delta[pos : pos + op]
                 pos += op
             else:
@@ -115,42 +125,59 @@ def apply_delta(base: bytes, delta: bytes) -> bytes:
 
 
 class Pack:
-    """One ``.idx`` (loaded) and its ``.pack`` (open, read by pieces)."""
+    """One ``.idx`` and its ``.pack``, both open and read by pieces (``pread``), never loaded
+    whole: a sparse or huge index costs the harness no memory."""
 
     def __init__(self, pack_fd: int, name: str, hash_size: int) -> None:
-        idx = open_regular(f"{name}.idx", pack_fd)
+        self.fd = self.idx_fd = -1
+        self.idx_fd = open_regular(f"{name}.idx", pack_fd)
         try:
-            if os.fstat(idx).st_size > MAX_INDEX_BYTES:
+            length = os.fstat(self.idx_fd).st_size
+            if length > MAX_INDEX_BYTES:
                 raise GitObjectError(f"{name}.idx is larger than {MAX_INDEX_BYTES} bytes")
-            self.idx = _read_all(idx)
-        finally:
-            os.close(idx)
-        if self.idx[:8] != b"\xfftOc\x00\x00\x00\x02":
-            raise GitObjectError(f"{name}.idx is not a version 2 pack index")
-        self.hash_size, self.count = hash_size, int.from_bytes(self.idx[1028:1032], "big")
-        self.oids = 1032
-        self.offsets = self.oids + self.count * (hash_size + 4)
-        self.large = self.offsets + self.count * 4
-        if len(self.idx) < self.large + 2 * hash_size:
-            raise GitObjectError(f"{name}.idx is truncated")
-        self.fd = open_regular(f"{name}.pack", pack_fd)
+            head = os.pread(self.idx_fd, 1032, 0)
+            if head[:8] != b"\xfftOc\x00\x00\x00\x02" or len(head) < 1032:
+                raise GitObjectError(f"{name}.idx is not a version 2 pack index")
+            self.fanout = head[8:1032]
+            self.hash_size, self.count = hash_size, int.from_bytes(head[1028:1032], "big")
+            self.oids = 1032
+            self.offsets = self.oids + self.count * (hash_size + 4)
+            self.large = self.offsets + self.count * 4
+            if length < self.large + 2 * hash_size:
+                raise GitObjectError(f"{name}.idx is truncated")
+            self.fd = open_regular(f"{name}.pack", pack_fd)
+        except BaseException:
+            self.close()
+            raise
         self.read = reader(self.fd)
+        self._idx = reader(self.idx_fd)
+
+    def close(self) -> None:
+        for fd in (self.fd, self.idx_fd):
+            if fd >= 0:
+                os.close(fd)
+        self.fd = self.idx_fd = -1
+
+    def _number(self, at: int, width: int) -> int:
+        data = self._idx(at, width)
+        if len(data) != width:
+            raise GitObjectError("pack index is truncated")
+        return int.from_bytes(data, "big")
 
     def find(self, oid: bytes) -> int | None:
         """The offset of ``oid`` in the pack, or None."""
-        fanout = 8 + 4 * oid[0]
-        lo = int.from_bytes(self.idx[fanout - 4 : fanout], "big") if oid[0] else 0
-        hi = int.from_bytes(self.idx[fanout : fanout + 4], "big")
+        lo = int.from_bytes(self.fanout[4 * oid[0] - 4 : 4 * oid[0]], "big") if oid[0] else 0
+        hi = int.from_bytes(self.fanout[4 * oid[0] : 4 * oid[0] + 4], "big")
+        if lo > hi or hi > self.count:
+            raise GitObjectError("pack index has a bad fan-out table")
         size = self.hash_size
         while lo < hi:
             mid = (lo + hi) // 2
-            seen = self.idx[self.oids + mid * size : self.oids + (mid + 1) * size]
+            seen = self._idx(self.oids + mid * size, size)
             if seen == oid:
-                at = self.offsets + 4 * mid
-                offset = int.from_bytes(self.idx[at : at + 4], "big")
+                offset = self._number(self.offsets + 4 * mid, 4)
                 if offset & 0x80000000:
-                    at = self.large + 8 * (offset & 0x7FFFFFFF)
-                    offset = int.from_bytes(self.idx[at : at + 8], "big")
+                    offset = self._number(self.large + 8 * (offset & 0x7FFFFFFF), 8)
                 return offset
             lo, hi = (mid + 1, hi) if seen < oid else (lo, mid)
         return None
@@ -180,10 +207,3 @@ class Pack:
         if kind not in TYPES and kind not in (OFS_DELTA, REF_DELTA):
             raise GitObjectError(f"bad pack entry type {kind} at {offset}")
         return kind, size, offset + pos, base
-
-
-def _read_all(fd: int) -> bytes:
-    chunks = []
-    while chunk := os.read(fd, 1 << 24):
-        chunks.append(chunk)
-    return b"".join(chunks)

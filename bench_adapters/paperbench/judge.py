@@ -34,6 +34,7 @@ from bench_adapters.paperbench.judge_prompts import chars, render, tokens
 from bench_adapters.paperbench.ranking import Bm25Ranking, LlmRanking, RankRequest
 from bench_adapters.paperbench.rubric import CODE_DEVELOPMENT, RESULT_ANALYSIS, RubricNode
 from bench_adapters.paperbench.scoring import LeafGrade
+from prompts.quoting import quote, quote_attribute
 from scaffolds.judge import Answer, Judge, Question
 from scaffolds.messages import Usage
 from scaffolds.protocols import Message
@@ -95,8 +96,8 @@ class RubricJudge:
         system = render("judge_system", tool=judge.tool_name)
         self.system: Message = {"role": "system", "content": system}
         self.paper = _user(render("judge_paper", paper=text.paper, addendum=text.addendum))
-        self.sh = _user(render("judge_reproduce_sh", reproduce_sh=text.reproduce_sh))
-        self.log = _user(render("judge_reproduce_log", reproduce_log=text.reproduce_log))
+        self.sh = _user(render("judge_reproduce_sh", reproduce_sh=quote(text.reproduce_sh)))
+        self.log = _user(render("judge_reproduce_log", reproduce_log=quote(text.reproduce_log)))
         self.ranker: Bm25Ranking | LlmRanking = (
             LlmRanking(judge, self.paper, submission.texts, window - self.reserve)
             if selection == "llm"
@@ -168,7 +169,8 @@ class RubricJudge:
     def _messages(self, plan: _Plan) -> list[Message]:
         plan.picks = pack(plan.ranked, self.submission.texts, plan.budget, _max_files(plan))
         blocks = "\n\n".join(
-            render("judge_file", path=pick.path, text=_shown(pick)) for pick in plan.picks
+            render("judge_file", path=quote_attribute(pick.path), text=quote(_shown(pick)))
+            for pick in plan.picks
         )
         name = (
             "judge_files_results" if plan.leaf.task_category == RESULT_ANALYSIS else "judge_files"

@@ -1,29 +1,23 @@
 """The rubric judge's prompt templates, ``prompts/paperbench/judge_*.md``, and its token estimate.
 
-Templates use ``string.Template`` placeholders (``$name``), as every prompt set in ``prompts/``
-does; each is read once. Token counts are estimates at 3.5 characters a token, slightly
-pessimistic for English and code, which is the safe side for a budget.
+Templates are read by the one prompt loader (``prompts.render``), with its rule: the filled-in
+text loses its trailing newlines. (This module used to cut them from the template before
+filling it in; every judge template ends in text, not in a placeholder, so the prompts are the
+same.) Token counts are estimates at 3.5 characters a token, slightly pessimistic for English
+and code, which is the safe side for a budget.
 """
 
 from __future__ import annotations
 
-from functools import cache
-from importlib import resources
-from string import Template
+import prompts
 
 PROMPT_SET = "paperbench"
 CHARS_PER_TOKEN = 3.5
 
 
-@cache
-def _template(name: str) -> Template:
-    path = resources.files("prompts").joinpath(PROMPT_SET, f"{name}.md")
-    return Template(path.read_text(encoding="utf-8").rstrip("\n"))
-
-
 def render(name: str, **values: object) -> str:
     """``prompts/paperbench/<name>.md`` filled in, without its final newline."""
-    return _template(name).substitute(values)
+    return prompts.render(PROMPT_SET, name, values)
 
 
 def tokens(text: str) -> int:

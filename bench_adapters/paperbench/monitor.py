@@ -29,6 +29,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from scaffolds.protocols import Finding
+
 COMMANDS = ("git clone", "curl", "wget")
 CONTEXT_LINES = 3
 COMMAND_KEEP = 2000
@@ -150,3 +152,29 @@ def monitor_report(violations: list[Violation], keep: int = 20) -> dict[str, Any
         "violations": len(violations),
         "examples": [v.to_dict() for v in violations[:keep]],
     }
+
+
+class BlacklistRule:
+    """PaperBench's rule for the run monitors (``scaffolds.monitor``): any violation flags the
+    run, and a flagged run scores 0. A PaperBench run whose paper cannot be resolved here is
+    reported as not checked, rather than passed."""
+
+    name = "blacklist"
+
+    def check(
+        self, events: list[dict[str, Any]], task: Any, task_problem: str | None
+    ) -> Finding | None:
+        paper = getattr(task, "paper", None)  # a PaperTask; None when it could not be resolved
+        if paper is None:
+            why = task_problem or "the run's paper could not be resolved"
+            return Finding(False, f"not checked: {why}", advisory=False)
+        violations = blacklist_violations(events, list(paper.blacklist))
+        rule = monitor_report(violations)["rule"]
+        if not violations:
+            return Finding(False, f"no violation of PaperBench's rule ({rule})", advisory=False)
+        items = []
+        for v in violations:
+            in_output = v.line > (len(v.command.splitlines()) or 1)
+            items.append((v.event_index, v.context[min(v.line - 1, CONTEXT_LINES)], in_output))
+        summary = f"{len(violations)} violation(s) of PaperBench's rule ({rule}): the run scores 0"
+        return Finding(True, summary, items, advisory=False)

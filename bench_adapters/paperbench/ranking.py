@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 
 from bench_adapters.paperbench.files import MAX_FILES
 from bench_adapters.paperbench.judge_prompts import chars, render, tokens
+from prompts.quoting import quote_attribute
 from scaffolds.judge import Judge, Question
 from scaffolds.messages import Usage
 from scaffolds.protocols import Message
@@ -123,7 +124,9 @@ class LlmRanking:
         return rankings
 
     def _messages(self, request: RankRequest) -> list[Message]:
-        listing = "\n".join(f"{p} ({len(self.texts[p])})" for p in request.candidates)
+        listing = "\n".join(
+            f"{quote_attribute(p)} ({len(self.texts[p])})" for p in request.candidates
+        )
         files = render(
             "judge_rank_files",
             criterion=request.requirement,

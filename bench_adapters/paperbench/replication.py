@@ -114,7 +114,9 @@ def checkout(source: Source, work: Path) -> Path:
     return folder
 
 
-def reproduction_of(folder: Path, work: Path, timeout_s: float, agent_user: str) -> Reproduction:
+def reproduction_of(
+    folder: Path, work: Path, timeout_s: float, agent_user: str | None, network: str = "on"
+) -> Reproduction:
     """The finished reproduction in ``work``, or a new one (an unfinished one is set aside)."""
     out = work / "reproduction"
     done = Reproduction.load(out)
@@ -123,11 +125,11 @@ def reproduction_of(folder: Path, work: Path, timeout_s: float, agent_user: str)
     if out.exists():
         out.rename(work / f"reproduction.incomplete-{time.time_ns()}")
     if _agent_can_enter(work):
-        return reproduce(folder, out, timeout_s, agent_user)
+        return reproduce(folder, out, timeout_s, agent_user, network=network)
     scratch = Path(tempfile.mkdtemp(prefix="paperbench-reproduction-"))
     try:
         os.chmod(scratch, 0o711)
-        done = reproduce(folder, scratch / "reproduction", timeout_s, agent_user)
+        done = reproduce(folder, scratch / "reproduction", timeout_s, agent_user, network=network)
         done = done.moved(scratch / "reproduction", out)  # its record names the final paths
         incoming = work / f"reproduction.incoming-{time.time_ns()}"
         shutil.move(scratch / "reproduction", incoming)  # a copy when across file systems
@@ -146,7 +148,7 @@ def grade_command(task: PaperTask, source: Source) -> str:
 
 
 def grade_replication(
-    task: PaperTask, path: Path, agent_user: str = "agent", model: Model | None = None
+    task: PaperTask, path: Path, agent_user: str | None = None, model: Model | None = None
 ) -> dict[str, Any]:
     """The grade report (``grade.json``) of the submission at ``path``; ``model`` overrides
     the task's judge model (tests pass a scripted one)."""
@@ -160,7 +162,9 @@ def grade_replication(
     valid, contract = task.validate(folder) if exists else (False, f"nothing at {source.path}")
     reproduction = None
     if exists and judged and work and not options.code_dev:
-        reproduction = reproduction_of(folder, work, options.reproduce_timeout_s, agent_user)
+        reproduction = reproduction_of(
+            folder, work, options.reproduce_timeout_s, agent_user, options.agent_network
+        )
     report = grade_paper(
         task.paper.dir,
         Path(reproduction.submission) if reproduction else folder,
@@ -185,6 +189,10 @@ def grade_replication(
         grading_dir=str(work) if work else None,
         judge_cost_usd=(report.get("judge") or {}).get("cost_usd"),
     )
+    if exists and not valid and report.get("graded"):
+        # upstream reproduces and judges every submission, whatever its shape: so do we, and
+        # say which rule of the contract it broke
+        report["graded_although_invalid"] = contract
     if not report.get("graded"):
         report["grade_command"] = grade_command(task, source)
     if reproduction is not None:

@@ -3,14 +3,23 @@
 Upstream's steps, in a sandbox instead of a container::
 
     <out>/workspace/submission/   a copy of the submission, without venv/ and .venv/
-        reproduce.log.creation_time   the start time (seconds since the epoch), written first
         reproduce.log                 written by ``bash reproduce.sh 2>&1 | tee reproduce.log``
+    <out>/reproduce.log.creation_time   the start time (seconds since the epoch)
     <out>/reproduce.log           the same output, as the harness received it
-    <out>/reproduction.json       exit code, time-out, duration, created/changed/deleted files
+    <out>/reproduction.json       exit code, time-out, duration, created/changed/deleted files,
+                                  what the copy left out
+
+The submission is hostile input, so the copy is ``tools.keep.keep_tree``'s: by descriptor,
+never through a link (the submission's own links are copied as links, inert), regular files
+and folders only, bounded in depth, entries and bytes, sparse files kept sparse. The harness
+writes nothing inside the copy: upstream's timestamp file lies beside it, in ``<out>``, so a
+link the submission names ``reproduce.log.creation_time`` points nowhere the harness writes.
 
 ``bash reproduce.sh`` runs in the copy through ``tools.Sandbox`` (as the unprivileged agent
-user, with the agent's clean environment; the GPU is visible when the machine has one), in its
-own process group, killed whole at the time-out. Files whose modification time is at or after
+user, with the agent's clean environment; the GPU is visible when the machine has one; the
+network as the run had it, on by default as upstream's container has it), in its own process
+group, killed whole at the time-out; closing the sandbox then ends every process it left
+(``setsid`` daemons included) before anything reads the copy. Files whose modification time is at or after
 the start, or that are new, are the ones reproduction created or changed: the judge grades
 Result Analysis leaves on those. A missing ``reproduce.sh`` is logged as such; grading still
 runs.
@@ -22,7 +31,6 @@ import contextlib
 import json
 import os
 import select
-import shutil
 import signal
 import subprocess
 import time
@@ -30,6 +38,8 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
+
+from tools.keep import KeepLimits, KeepReport, keep_tree
 
 FORMAT_VERSION = 1
 DEFAULT_TIMEOUT_S = 100 * 3600.0
@@ -39,6 +49,11 @@ LOG = "reproduce.log"
 TIMESTAMP = "reproduce.log.creation_time"
 DROPPED = ("venv", ".venv")
 """Top-level folders removed from the copy (upstream: their links to python3 break)."""
+COPY_LIMITS = KeepLimits(
+    max_file_bytes=2 * 2**30, max_total_bytes=4 * 2**30, max_entries=100_000, max_depth=64
+)
+"""What a reproduction copies at most (the contract allows 1 GB of committed files; reproduce.sh
+may need the uncommitted ones too)."""
 LOG_FILE_CAP = 256 * 2**20
 """Bytes of output kept in ``<out>/reproduce.log``; the rest is counted, not kept."""
 RECORD = "reproduction.json"
@@ -64,6 +79,9 @@ class Reproduction:
     created: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
+    not_copied: list[str] = field(default_factory=list)
+    """What the copy left out of the submission, and why (FIFOs, devices, sizes...)."""
+    network: str = "on"
     format_version: int = FORMAT_VERSION
 
     @property
@@ -117,14 +135,13 @@ def listing(root: Path) -> dict[str, tuple[int, int]]:
     return found
 
 
-def copy_submission(src: Path, dest: Path) -> None:
-    """Copy ``src`` into the existing folder ``dest``, links kept as links, without the
-    top-level ``venv``/``.venv``."""
-
-    def ignore(folder: str, names: list[str]) -> list[str]:
-        return [n for n in names if n in DROPPED] if Path(folder) == src else []
-
-    shutil.copytree(src, dest, symlinks=True, ignore=ignore, dirs_exist_ok=True)
+def copy_submission(src: Path, dest: Path) -> KeepReport:
+    """Copy the folder ``src`` to ``dest`` (made anew) by descriptor, links kept as links,
+    without the top-level ``venv``/``.venv`` (``COPY_LIMITS``)."""
+    src = Path(src).resolve()  # the path given is the user's or the harness's; below it, not
+    return keep_tree(
+        src.parent, src.name, dest, COPY_LIMITS, links=True, exclude=frozenset(DROPPED)
+    )
 
 
 def _kill_group(pid: int) -> None:
@@ -185,11 +202,14 @@ def reproduce(
     submission: Path,
     out: Path,
     timeout_s: float = DEFAULT_TIMEOUT_S,
-    agent_user: str = "agent",
+    agent_user: str | None = None,
     echo: TextIO | None = None,
+    network: str = "on",
 ) -> Reproduction:
     """Copy ``submission`` into ``out`` (a new or empty folder the agent user can reach) and
-    run its ``reproduce.sh`` there as the agent, for at most ``timeout_s`` seconds.
+    run its ``reproduce.sh`` there as the agent (``agent_user``, by default
+    ``$SCAFFOLDS_AGENT_USER``, else ``agent``), for at most ``timeout_s`` seconds, with the
+    network ``on`` or ``off`` (loopback only; needs the namespace sandbox).
 
     Raises ``FileExistsError`` when ``out`` holds files, and ``RuntimeError`` (from the
     sandbox) when the agent user cannot reach ``out``.
@@ -201,9 +221,9 @@ def reproduce(
         raise FileExistsError(f"{out} already holds files; give a new folder")
     workspace = Workspace.create(out / "workspace")
     copy = workspace.submission
-    copy_submission(Path(submission), copy)
+    kept = copy_submission(Path(submission), copy)
     started, started_wall = time.monotonic(), time.time()
-    (copy / TIMESTAMP).write_text(f"{int(started_wall)}\n", encoding="utf-8")
+    (out / TIMESTAMP).write_text(f"{int(started_wall)}\n", encoding="utf-8")
     before = listing(copy)
     log = out / LOG
     found = os.path.lexists(copy / SCRIPT)
@@ -211,7 +231,8 @@ def reproduce(
     # creating the sandbox gives the copy to the agent; closing it ends whatever is left running.
     # It gets the machine's GPUs, unless a grid placed this run on none (an empty list).
     gpu = os.environ.get("CUDA_VISIBLE_DEVICES") != ""
-    with Sandbox.create(workspace, agent_user=agent_user, gpu=gpu) as sandbox:
+    box = Sandbox.create(workspace, agent_user=agent_user, gpu=gpu, network=network)
+    with box as sandbox:
         if found:
             exit_code, timed_out = _run_script(sandbox, copy, log, started + timeout_s, echo)
         else:
@@ -221,7 +242,7 @@ def reproduce(
             f.write(f"\n[{SCRIPT} timed out after {timeout_s:.0f}s; it and every process it "
                     "started were killed]\n")  # fmt: skip
     after = listing(copy)
-    own = {TIMESTAMP, LOG}
+    own = {LOG}
     result = Reproduction(
         submission=str(copy),
         log_path=str(log),
@@ -235,6 +256,8 @@ def reproduce(
         created=sorted(set(after) - set(before) - own),
         changed=sorted(p for p in set(after) & set(before) - own if after[p] != before[p]),
         deleted=sorted(set(before) - set(after) - own),
+        not_copied=[*kept.skipped, *([kept.stopped] if kept.stopped else [])],
+        network=network,
     )
     result.save(out)
     return result

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from scaffolds.record import atomic_file
+
 BUNDLE_TIMEOUT_S = 600.0
 CLONE_TIMEOUT_S = 600.0
 
@@ -87,11 +89,9 @@ def write_bundle(
     """Bundle every ref of ``repo`` into ``dest`` (replaced atomically), git running as the
     agent; ``SnapshotError`` when git fails (no commit yet, not a repository, timeout)."""
     dest.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{dest.name}.", dir=dest.parent)
-    tmp = Path(tmp_name)
     argv = ["git", "-C", str(repo), "bundle", "create", "--quiet", "-", "--all"]
     try:
-        with os.fdopen(fd, "wb") as out:
+        with atomic_file(dest, 0o600) as out:
             proc = subprocess.run(
                 box.popen_args(argv),
                 env=box.env,
@@ -102,16 +102,12 @@ def write_bundle(
                 timeout=timeout_s,
                 check=False,
             )
-        if proc.returncode != 0:
-            lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-            raise SnapshotError(lines[-1] if lines else f"git bundle exited {proc.returncode}")
-        refs = _bundle_refs(tmp)
-        os.replace(tmp, dest)
+            if proc.returncode != 0:
+                lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+                raise SnapshotError(lines[-1] if lines else f"git bundle exited {proc.returncode}")
     except subprocess.TimeoutExpired:
         raise SnapshotError(f"git bundle took longer than {timeout_s:.0f}s") from None
-    finally:
-        tmp.unlink(missing_ok=True)
-    return Bundle(dest, dest.stat().st_size, refs)
+    return Bundle(dest, dest.stat().st_size, _bundle_refs(dest))
 
 
 def checkout_bundle(bundle: Path, dest: Path, timeout_s: float = CLONE_TIMEOUT_S) -> Path:

@@ -19,15 +19,18 @@ from __future__ import annotations
 import os
 import shlex
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench_adapters.instructions import format_duration, load_template, step_limit_text
+import prompts
+from bench_adapters.instructions import step_limit_text
+from bench_adapters.options import grade_flags
 from bench_adapters.paperbench.contract import check_submission
 from bench_adapters.paperbench.layout import PRIVATE, Paper
 from bench_adapters.paperbench.reproduce import DEFAULT_TIMEOUT_S
 from bench_adapters.paperbench.snapshot import SnapshotError, refs_fingerprint, write_bundle
+from scaffolds.timefmt import format_duration, format_hms
 
 PROMPTS = "paperbench"
 SNAPSHOTS = "snapshots"
@@ -42,7 +45,7 @@ EMPTY_BUNDLE = "empty bundle"
 
 @dataclass
 class PaperOptions:
-    """The task options a PaperBench task takes (``bench_adapters.registry.OPTIONS``)."""
+    """The task options a PaperBench task takes (declared in ``bench_adapters.options``)."""
 
     judge_model: str | None = None
     judge_api_base: str | None = None
@@ -53,6 +56,9 @@ class PaperOptions:
     """Seconds ``reproduce.sh`` may run; a scaffold run passes its own time limit."""
     data_dir: str | None = None
     """The data folder the paper was found in, when given (not the bundled demo's)."""
+    agent_network: str = "on"
+    """``reproduce.sh``'s network: ``on`` (upstream's container has it) or ``off`` (loopback
+    only), as the run's own ``--agent-network``."""
 
     @property
     def reproduce_timeout_s(self) -> float:
@@ -60,21 +66,8 @@ class PaperOptions:
 
     def flags(self) -> str:
         """These options as ``python -m bench_adapters grade`` flags."""
-        valued = (
-            "data_dir",
-            "judge_model",
-            "judge_api_base",
-            "max_judge_cost",
-            "reproduce_timeout",
-        )
-        parts = [
-            f"--{n.replace('_', '-')} {shlex.quote(str(v))}"
-            for n in valued
-            if (v := getattr(self, n)) is not None
-        ]
-        switches = ("code_dev", "resources_provided")
-        parts += [f"--{n.replace('_', '-')}" for n in switches if getattr(self, n)]
-        return " ".join(parts)
+        flags = grade_flags("paperbench", asdict(self))
+        return " ".join(shlex.quote(part) for part in flags)
 
 
 @dataclass
@@ -95,7 +88,8 @@ class PaperTask:
     snapshot_every_s: float = SNAPSHOT_EVERY_S
     _refs: Any = field(default=None, init=False, repr=False)
     _snapshot_at: float = field(default=float("-inf"), init=False, repr=False)
-    _agent_user: str = field(default="agent", init=False, repr=False)
+    _agent_user: str | None = field(default=None, init=False, repr=False)
+    """The run's agent user, once a snapshot saw it (None: the sandbox's default)."""
 
     # what the agent reads
 
@@ -114,26 +108,23 @@ class PaperTask:
             "step_limit": step_limit_text(max_steps),
             "reproduce_limit": format_duration(self.options.reproduce_timeout_s),
         }
-        values["grading"] = load_template(PROMPTS, grading).substitute(values).strip()
-        rules = load_template(PROMPTS, "instructions").substitute(values).strip()
-        notes = load_template(PROMPTS, "notes").substitute(values).strip()
-        return load_template(PROMPTS, "task").substitute(instructions=rules, notes=notes).strip()
+        values["grading"] = prompts.render(PROMPTS, grading, values, trim="whitespace")
+        rules = prompts.render(PROMPTS, "instructions", values, trim="whitespace")
+        notes = prompts.render(PROMPTS, "notes", values, trim="whitespace")
+        return prompts.render(PROMPTS, "task", trim="whitespace", instructions=rules, notes=notes)
 
     def progress_note(self, steps: int, elapsed_s: float, time_limit_s: float) -> str | None:
         """Every ``REMINDER_EVERY`` steps: time elapsed and left, and a nudge to commit."""
         if steps <= 0 or steps % REMINDER_EVERY:
             return None
-        from scaffolds.budget import format_hms
-
-        return (
-            load_template(PROMPTS, "reminder")
-            .substitute(
-                elapsed=format_hms(elapsed_s),
-                time_limit=format_hms(time_limit_s),
-                left=format_hms(time_limit_s - elapsed_s),
-                submission_path=self.submission_relpath,
-            )
-            .strip()
+        return prompts.render(
+            PROMPTS,
+            "reminder",
+            trim="whitespace",
+            elapsed=format_hms(elapsed_s),
+            time_limit=format_hms(time_limit_s),
+            left=format_hms(time_limit_s - elapsed_s),
+            submission_path=self.submission_relpath,
         )
 
     def validate(self, path: Path) -> tuple[bool, str]:

@@ -19,6 +19,7 @@ from typing import Any
 from bench_adapters.errors import TaskNotPrepared, UnknownTask
 from bench_adapters.tam.specs import TASK_IDS, task_info
 from bench_adapters.tam.task import JudgeOptions, TamTask
+from scaffolds.protocols import PlannedRun, ReportSection
 
 DEFAULT_DATA_DIR = "~/.cache/tam-bench/data"
 SPLITS = ("lite",)
@@ -37,6 +38,19 @@ def prepare_hint(root: Path) -> str:
 
 class Tam:
     name = "tam"
+    submits_folders = False
+
+    def report_sections(
+        self, rows: list[dict[str, Any]], plan: list[PlannedRun]
+    ) -> list[ReportSection]:
+        """The paper's Tables 2-4 and ``tam_summary.csv`` (``report.py``)."""
+        from bench_adapters.tam.report import report_sections
+
+        return report_sections(rows, plan)
+
+    def needs_gpu(self, task_id: str) -> None:
+        """TAM-Bench states no hardware per task: a run gets the machine's GPUs."""
+        return None
 
     def splits(self) -> list[str]:
         return list(SPLITS)

@@ -95,7 +95,7 @@ def scene_maa(pred: np.ndarray, truth: np.ndarray, seed_text: str = "") -> float
     picks = _triplets(len(registered), seed_text)
     found = umeyama(p[picks], g[picks])
     finite = np.isfinite(found[0]) & (found[0] > 0)
-    found = tuple(x[finite] for x in found)  # type: ignore[assignment]
+    found = tuple(x[finite] for x in found)
     if not len(found[0]):
         return 0.0
     counts = _inlier_counts(p, g, found)

@@ -9,8 +9,12 @@ A client of the one judge mechanism (``scaffolds.judge``). Following upstream
   code, and a conservative "No" when the code holds no evidence;
 - the paper's two-line answer (``Answer: Yes/No``, ``Reason: ...``) is the verdict tool's two
   fields, and its rule is kept: a constraint passes when the answer, lower-cased (full-width
-  colon normalised), contains "yes". A reply with no tool call and no JSON object is read in
-  the paper's text format (``paper_reply``, the judge's ``text_verdict``);
+  colon normalised), contains "yes". Only a call of that tool is a verdict: a text reply, in
+  the paper's format or any other, is an invalid answer and asked again (the code being judged
+  is quoted in the prompt and could dictate text);
+- one change to the paper's prompt: the code is fenced as data between ``<code>`` tags, its
+  own copies of the prompt's tags broken (``prompts.quoting``), with a line saying it is data,
+  never instructions;
 - pass rate = passed / total. An invalid verdict (a reply that never parsed, the cost cap) is
   a failure with its reason, as upstream's parse of a bad reply would be;
 - a model error is no verdict on the code: when any constraint is left without one because
@@ -22,15 +26,17 @@ A missing or unreadable code file fails every constraint with that reason, witho
 
 from __future__ import annotations
 
+import errno
 import os
-import re
+import stat
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
-from bench_adapters.instructions import load_template
+import prompts
+from prompts.quoting import quote
 from scaffolds.messages import ModelError
 
 if TYPE_CHECKING:
@@ -39,6 +45,8 @@ if TYPE_CHECKING:
 
 TOOL = "submit_verdict"
 MAX_CODE_CHARS = 120_000
+MAX_READ_BYTES = 16 * 2**20
+"""Bytes of the final code read at most (the judge sees ``MAX_CODE_CHARS`` of them)."""
 """Longer code is cut in the middle, with a marker, before it is sent."""
 LOG_FILE = "constraint_judge.jsonl"
 """The judge log, beside the code file: a repeated grading costs nothing."""
@@ -103,35 +111,32 @@ class JudgeResult:
         }
 
 
-_ANSWER = re.compile(r"^[\s*#>_-]*answer[\s*_]*[:：](.*)$", re.IGNORECASE | re.MULTILINE)
-_REASON = re.compile(r"^[\s*#>_-]*reason[\s*_]*[:：](.*)$", re.IGNORECASE | re.MULTILINE)
-
-
-def paper_reply(text: str) -> dict[str, str] | None:
-    """The paper's two-line text reply (``Answer: Yes`` / ``Reason: ...``, Markdown emphasis
-    allowed) as the verdict's fields: yes when the Answer line contains "yes", no when it holds
-    the word "no" (case-insensitive), and None (no verdict) otherwise."""
-    found = _ANSWER.search(text)
-    if found is None:
-        return None
-    answer = found.group(1).strip(" *_")
-    lowered = answer.lower()
-    if "yes" not in lowered and re.search(r"\bno\b", lowered) is None:
-        return None
-    reason = _REASON.search(text)
-    return {"answer": answer, "reason": reason.group(1).strip(" *_") if reason else ""}
-
-
 def read_code(path: Path) -> tuple[str | None, str]:
-    """(code, reason it is missing): the harness never follows a link the agent left."""
-    if path.is_symlink():
-        return None, f"{path.name} is a link, not the final code"
-    if not path.is_file():
-        return None, f"no {path.name}: the run left no final code"
+    """(code, reason it is missing): the file and the folder holding it are opened by
+    descriptor, neither through a link (an agent may have swapped either for one), and the
+    file is read only when it is a regular file (at most ``MAX_READ_BYTES``)."""
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
     try:
-        code = path.read_text(encoding="utf-8", errors="replace")
+        parent = os.open(path.parent, flags)
     except OSError as e:
-        return None, f"{path.name} cannot be read: {e}"
+        if e.errno in (errno.ELOOP, errno.ENOTDIR):
+            return None, f"{path.parent.name}/ is a link, not the run's folder"
+        return None, f"{path.name} cannot be read: {e.strerror}"
+    try:
+        fd = os.open(path.name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=parent)
+    except FileNotFoundError:
+        return None, f"no {path.name}: the run left no final code"
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            return None, f"{path.name} is a link, not the final code"
+        return None, f"{path.name} cannot be read: {e.strerror}"
+    finally:
+        os.close(parent)
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            return None, f"{path.name} is not a regular file"
+        data = f.read(MAX_READ_BYTES)
+    code = data.decode("utf-8", errors="replace")
     if len(code) > MAX_CODE_CHARS:
         half = MAX_CODE_CHARS // 2
         cut = len(code) - 2 * half
@@ -140,8 +145,14 @@ def read_code(path: Path) -> tuple[str | None, str]:
 
 
 def prompt(index: int, constraint: str, code: str) -> list[dict[str, Any]]:
-    text = load_template("tam", "constraint").substitute(
-        index=index, constraint=constraint, code=code, tool=TOOL
+    text = prompts.render(
+        "tam",
+        "constraint",
+        trim="none",
+        index=index,
+        constraint=constraint,
+        code=quote(code),
+        tool=TOOL,
     )
     return [{"role": "user", "content": text}]
 
@@ -163,10 +174,7 @@ def judge_constraints(
         reason = missing or "no judge model"
         verdicts = [Verdict(i, c, False, None, reason, False) for i, c in enumerate(items, 1)]
         return JudgeResult(verdicts, getattr(model, "name", None))
-    judge = Judge(
-        model, log=log, workers=workers, max_cost_usd=max_cost_usd, tool_name=TOOL,
-        text_verdict=paper_reply,
-    )  # fmt: skip
+    judge = Judge(model, log=log, workers=workers, max_cost_usd=max_cost_usd, tool_name=TOOL)
     questions = [Question(str(i), prompt(i, c, code)) for i, c in enumerate(items, start=1)]
     answers = judge.ask_all(questions, ConstraintVerdict)
     verdicts, errors = [], []

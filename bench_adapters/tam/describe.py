@@ -8,12 +8,10 @@ a listing of the files actually in ``data/``.
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
-from string import Template
 from typing import Any
 
-from bench_adapters.instructions import load_template
+import prompts
 from bench_adapters.tam.specs import TaskInfo, load_spec, split_constraints
 
 MAX_LISTED = 40
@@ -48,9 +46,8 @@ def list_files(public_dir: Path) -> str:
 
 
 def graded_format(info: TaskInfo, submission_relpath: str) -> str:
-    name = info.id.replace("/", "-") + ".md"
-    text = resources.files("prompts").joinpath("tam", "formats", name).read_text("utf-8")
-    return Template(text).substitute(submission_path=submission_relpath).strip()
+    name = "formats/" + info.id.replace("/", "-")
+    return prompts.render("tam", name, trim="whitespace", submission_path=submission_relpath)
 
 
 def describe(info: TaskInfo, public_dir: Path, submission_relpath: str) -> str:
@@ -58,7 +55,10 @@ def describe(info: TaskInfo, public_dir: Path, submission_relpath: str) -> str:
     metric = spec.get("metric") or {}
     formula = str(metric.get("metric_formula") or "").strip()
     items = split_constraints(spec["special_instructions"])
-    return load_template("tam", "description").substitute(
+    return prompts.render(
+        "tam",
+        "description",
+        trim="none",
         name=info.name,
         modality=info.modality_label,
         difficulty=info.difficulty,

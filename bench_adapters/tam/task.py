@@ -11,8 +11,6 @@ from __future__ import annotations
 import logging
 import math
 import os
-import shutil
-import stat
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -24,26 +22,31 @@ from bench_adapters.tam.describe import describe
 from bench_adapters.tam.graders import Invalid, get_grader
 from bench_adapters.tam.rank import board
 from bench_adapters.tam.specs import TaskInfo, constraints_of
+from tools.keep import NotTaken, copy_open_file
 
 log = logging.getLogger(__name__)
 
 
-def copy_regular_file(src: Path, dst: Path) -> bool:
-    """Copy ``src`` to ``dst`` when it is a regular file, never following a link; False if not."""
+def copy_regular_file(src: Path, dst: Path, owner: int | None = None) -> bool:
+    """Copy ``src`` to ``dst`` when it is a regular file of at most ``MAX_CODE_BYTES`` (and
+    owned by ``owner``, when given), never following a link; False if not."""
     try:
-        fd = os.open(src, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        fd = os.open(src, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
         return False
-    with os.fdopen(fd, "rb") as f:
-        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-            return False
-        dst.unlink(missing_ok=True)
-        with open(dst, "wb") as out:
-            shutil.copyfileobj(f, out)
+    try:
+        copy_open_file(fd, dst, MAX_CODE_BYTES, owner)
+    except NotTaken as exc:
+        log.warning("%s not kept: %s", src, exc)
+        return False
+    finally:
+        os.close(fd)
     return True
 
 
 CODE_FILE = "best_solution.py"
+MAX_CODE_BYTES = 16 * 2**20
+"""The final code kept from a workspace at most (the judge reads its first 120,000 chars)."""
 REPORT_FORMAT_VERSION = 1
 VALID = "Submission is valid."
 
@@ -78,6 +81,8 @@ class TamTask:
     extra_outputs: tuple[str, ...] = (CODE_FILE,)
     """Files besides the submission a run must leave in the workspace root."""
     prompt_set: str = "tam"
+    submission_is_folder: bool = False
+    has_metric: bool = True
 
     def __post_init__(self) -> None:
         self.id = self.info.ref
@@ -116,27 +121,33 @@ class TamTask:
             submission_relpath=self.submission_relpath,
         )
 
-    def snapshot(self, run: Any, final: bool = False) -> Path | None:
-        """The runtime's end-of-run hook: keep the final code beside the record, or record
-        that there is none. AIDE writes its best node's code there itself; other scaffolds'
-        agents were told to leave it in the workspace root, from where it is copied (a link
-        or anything but a regular file is not followed). Returns None: the copied submission
-        is what gets graded."""
-        if not final:
-            return None
+    def keep_final(self, run: Any) -> None:
+        """Keep the final code beside the record, or record that there is none (called once
+        the agent's processes have ended). AIDE writes its best node's code there itself;
+        other scaffolds' agents were told to leave it in the workspace root, from where it is
+        copied by descriptor: a link, anything but a regular file owned by the agent, or a
+        file over ``MAX_CODE_BYTES`` is not taken."""
         kept = run.dir / CODE_FILE
         source = "scaffold"
         if kept.is_symlink() or not kept.is_file():
-            source = "workspace" if copy_regular_file(run.workspace.root / CODE_FILE, kept) else ""
+            owner = run.sandbox.uid if run.sandbox.isolated else None
+            found = copy_regular_file(run.workspace.root / CODE_FILE, kept, owner)
+            source = "workspace" if found else ""
         if source:
             run.record.event("final_code", path=CODE_FILE, source=source)
         else:
             missing = f"the run left no {CODE_FILE} (every constraint fails)"
             run.record.event("final_code", path=None, missing=missing)
         run.record.update(final_code=CODE_FILE if source else None)
-        return None
 
     # --- checking and scoring ----------------------------------------------------------------
+
+    def max_submission_bytes(self) -> int:
+        """The largest submission worth reading (``csvio.size_limit_bytes``)."""
+        references = [self.answers_path]
+        if self.sample_submission_path is not None:
+            references.append(self.sample_submission_path)
+        return size_limit_bytes(*references)
 
     def _score(self, path: Path) -> tuple[float | None, str]:
         """(score, message): a score only for a file with the answers' structure."""
@@ -144,10 +155,7 @@ class TamTask:
             return None, f"Submission invalid! Submission file {path} does not exist."
         if path.suffix.lower() != Path(self.info.submission).suffix:
             return None, f"Submission invalid! The file must be a {self.info.submission} file."
-        references = [self.answers_path]
-        if self.sample_submission_path is not None:
-            references.append(self.sample_submission_path)
-        limit = size_limit_bytes(*references)
+        limit = self.max_submission_bytes()
         if path.stat().st_size > limit:
             return None, f"Submission invalid! The file is larger than {limit} bytes."
         try:

@@ -17,6 +17,7 @@ from typing import Any
 from scaffolds.grid.plan import RunSpec
 from scaffolds.grid.results import CRASHED
 from scaffolds.grid.runstate import UNFINISHED
+from scaffolds.stats import MeanSem, mean_sem
 
 RATES = {
     "made_submission": "Made submission",
@@ -26,22 +27,6 @@ RATES = {
     "gold_medal": "Gold medal",
 }
 """Row flag -> label; each becomes a percentage of tasks per seed."""
-
-
-@dataclass(frozen=True)
-class MeanSem:
-    mean: float
-    sem: float
-    """NaN with fewer than two seeds."""
-
-
-def mean_sem(values: list[float]) -> MeanSem:
-    if not values:
-        return MeanSem(math.nan, math.nan)
-    mean = statistics.fmean(values)
-    if len(values) < 2:
-        return MeanSem(mean, math.nan)
-    return MeanSem(mean, statistics.stdev(values) / math.sqrt(len(values)))
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:

@@ -19,6 +19,7 @@ from scaffolds.grid.plan import RunSpec
 from scaffolds.grid.progress import NodeState
 from scaffolds.grid.runstate import LOG_FILE, Attempt, note_start, now_iso
 from scaffolds.grid.users import UserLease, isolation_on, lease_free, try_lease
+from scaffolds.grid.walls import WallWatch
 
 STOP_GRACE_S = 60.0
 """After a Ctrl-C, how long runs get to record themselves as interrupted before being killed."""
@@ -34,6 +35,7 @@ class _Process:
     log: IO[bytes]
     lease: UserLease | None
     gpus: GpuLease | None
+    wall: WallWatch
 
 
 def open_log(run_dir: Path, argv: list[str]) -> IO[bytes]:
@@ -127,7 +129,7 @@ class LocalBackend:
             log.close()
             raise
         self.processes[job.spec.name] = _Process(
-            job, popen, argv, started_at, started, log, lease, gpus
+            job, popen, argv, started_at, started, log, lease, gpus, WallWatch(job.run_dir, started)
         )
 
     def running(self) -> list[Job]:
@@ -138,6 +140,10 @@ class LocalBackend:
         """Jobs whose process ended, waiting up to ``wait_s`` for the first one."""
         deadline = time.monotonic() + wait_s
         while True:
+            for p in self.processes.values():  # the backstop for a run past its wall limit
+                if p.wall.check(p.popen.pid, p.lease.name if p.lease else None):
+                    p.popen.wait()
+                    p.wall.settle()
             ended = [p for p in self.processes.values() if p.popen.poll() is not None]
             if ended or self.failed or time.monotonic() >= deadline:
                 failed, self.failed = self.failed, []
@@ -162,6 +168,8 @@ class LocalBackend:
             command=p.argv,
         )
         error = f"the scaffold was killed by signal {-code}" if code < 0 else None
+        if p.wall.ended:
+            error = None  # run.json says wall_limit, ended by the grid
         return Ended(p.job, attempt, error, stopped)
 
     def nodes(self) -> list[NodeState]:

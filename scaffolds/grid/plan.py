@@ -107,18 +107,11 @@ def plan_runs(config: GridConfig, tasks: list[str]) -> list[RunSpec]:
 
 
 def needs_gpu(task: str) -> bool:
-    """MLE-bench competitions outside upstream's ``cpu_only`` split need a GPU, and so do
-    PaperBench's papers (upstream gives each an A10), except the bundled demo paper."""
-    benchmark, _, task_id = task.partition("/")
-    if benchmark == "paperbench" and task_id:
-        from bench_adapters.paperbench.splits import split_ids as paper_split
+    """Whether ``task`` needs a GPU, as its benchmark's adapter says (no for a benchmark that
+    does not say: a grid then gives it none unless ``--gpus-per-run``)."""
+    from bench_adapters.registry import needs_gpu as benchmark_says
 
-        return task_id not in paper_split("demo")
-    if benchmark != "mlebench" or not task_id:
-        return False
-    from bench_adapters.mlebench.splits import split_ids
-
-    return task_id not in split_ids("cpu_only")
+    return bool(benchmark_says(task))
 
 
 def planned_runs(grid_dir: Path) -> list[RunSpec]:

@@ -12,11 +12,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from scaffolds.budget import format_hms
 from scaffolds.exit_codes import FAILED_STATUSES
 from scaffolds.grid.job import Job
 from scaffolds.grid.results import CRASHED
 from scaffolds.grid.runstate import UNFINISHED, read_run_json
+from scaffolds.timefmt import format_hms
 
 FAILED = FAILED_STATUSES | {CRASHED}
 

@@ -37,6 +37,7 @@ from scaffolds.grid.plan import RunSpec
 from scaffolds.grid.runstate import Attempt, now_iso, read_run_json
 from scaffolds.grid.transfer import unpack
 from scaffolds.grid.users import isolation_on, lease_free, lease_waiting
+from scaffolds.grid.walls import WallWatch
 
 TICK_S = 0.25
 """How often the worker looks for a checkpoint to send."""
@@ -177,8 +178,12 @@ def run_on_worker(
                 env=env,
                 start_new_session=True,
             )
+            watch = WallWatch(run_dir, started)
             while process.poll() is None:
                 time.sleep(TICK_S)
+                if watch.check(process.pid, lease.name if lease is not None else None):
+                    process.wait()
+                    watch.settle()
                 due = outbox.due()
                 if due and (delta := outbox.take(logs_only=due == "logs")):
                     yield {"delta": delta}

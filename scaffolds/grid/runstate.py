@@ -187,6 +187,8 @@ def crash_reason(run_dir: Path, exit_code: int) -> str | None:
     status = (summary or {}).get("status")
     if status not in (None, "running") and exit_code == for_status(status):
         return None
+    if (summary or {}).get("ended_by") == "grid":
+        return None  # the grid ended it at its wall limit (scaffolds.grid.walls)
     if exit_code != 0:
         return f"the scaffold exited with code {exit_code}"
     if summary is None:

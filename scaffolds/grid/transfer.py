@@ -18,6 +18,8 @@ import tarfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from scaffolds.record import atomic_file
+
 LEFT_BEHIND = ("workspace/data", "grid.lock")
 
 
@@ -111,25 +113,28 @@ def _place(tar: tarfile.TarFile, info: tarfile.TarInfo, target: str) -> None:
         os.chmod(target, info.mode)
         return
     os.makedirs(os.path.dirname(target), exist_ok=True)
-    tmp = os.path.join(os.path.dirname(target), f".{os.path.basename(target)}.{os.getpid()}.part")
-    if os.path.lexists(tmp):
-        os.unlink(tmp)
     if info.issym():
+        tmp = os.path.join(
+            os.path.dirname(target), f".{os.path.basename(target)}.{os.getpid()}.part"
+        )
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
         os.symlink(info.linkname, tmp)
         if root_user:
             os.lchown(tmp, *_owner(info))
-    else:
-        source = tar.extractfile(info)
-        assert source is not None
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            shutil.copyfileobj(source, f)
+        _clear(target)
+        os.replace(tmp, target)
+        return
+    source = tar.extractfile(info)
+    assert source is not None
+    with atomic_file(Path(target), info.mode) as f:
+        shutil.copyfileobj(source, f)
+        f.flush()
         if root_user:
-            os.chown(tmp, *_owner(info))
-        os.chmod(tmp, info.mode)
-        os.utime(tmp, (info.mtime, info.mtime))
-    _clear(target)
-    os.replace(tmp, target)
+            os.fchown(f.fileno(), *_owner(info))
+        os.fchmod(f.fileno(), info.mode)  # exactly the member's, whatever the umask
+        os.utime(f.fileno(), (info.mtime, info.mtime))
+        _clear(target)
 
 
 def unpack(data: bytes, run_dir: Path) -> None:

@@ -5,7 +5,12 @@ and a model reviewing the log; ``python -m scaffolds.monitor``. See ``monitor`` 
 reviewer."""
 
 from scaffolds.monitor.config import MonitorConfig, PlagiarismConfig
-from scaffolds.monitor.grid import grid_monitor_config, monitor_grid, monitor_section
+from scaffolds.monitor.grid import (
+    grid_monitor_config,
+    monitor_grid,
+    monitor_section,
+    redraw_pages,
+)
 from scaffolds.monitor.monitor import MONITOR_FILE, monitor_run, write_monitor
 from scaffolds.monitor.plagiarism import compare, similarity
 
@@ -18,6 +23,7 @@ __all__ = [
     "monitor_grid",
     "monitor_run",
     "monitor_section",
+    "redraw_pages",
     "similarity",
     "write_monitor",
 ]

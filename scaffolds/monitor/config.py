@@ -76,7 +76,9 @@ class PlagiarismConfig(BaseModel):
         THRESHOLD, description="Similarity above which the solution is flagged"
     )
     cache: bool = Field(
-        True, description="Keep the references' fingerprints in AGAINST/.fingerprints.json"
+        True,
+        description="Cache the references' fingerprints (in ~/.cache/mlagent-scaffolds, or "
+        "$XDG_CACHE_HOME, never in AGAINST)",
     )
 
     @field_validator("threshold")

@@ -63,24 +63,22 @@ class RunContext:
 
     @property
     def submission_relpath(self) -> str:
-        return str(getattr(self.task, "submission_relpath", "submission/submission.csv"))
+        if self.task is None:
+            return "submission" if self.submission_is_folder else "submission/submission.csv"
+        return self.task.submission_relpath
 
     @property
     def submission_is_folder(self) -> bool:
-        if self.task is None:
-            return self.task_ref.startswith("paperbench/")
-        return bool(getattr(self.task, "submission_is_folder", False))
+        if self.task is None:  # its data is not here: its benchmark still knows
+            from bench_adapters.registry import submits_folder
+
+            return submits_folder(self.task_ref)
+        return self.task.submission_is_folder
 
     def private_paths(self) -> list[Path]:
         from scaffolds.protocols import HasPrivateFiles
 
         return list(self.task.private_paths()) if isinstance(self.task, HasPrivateFiles) else []
-
-    def blacklist(self) -> list[str] | None:
-        """PaperBench's blacklist of the run's paper; None for a task without one."""
-        paper = getattr(self.task, "paper", None)
-        entries = getattr(paper, "blacklist", None)
-        return list(entries) if entries is not None else None
 
     def public_names(self) -> set[str]:
         """File names of the task's public data (the workspace's ``data/`` copy, else the task's

@@ -30,6 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
+from tools.keep import NotTaken, read_regular_file
+
 K = 23
 WINDOW = 17
 TOKENIZER_VERSION = 1
@@ -81,10 +83,25 @@ def notebook_source(text: str) -> str:
     return "\n\n".join(parts) + "\n"
 
 
+MAX_SOURCE_BYTES = 16 * 2**20
+"""Largest script or notebook read."""
+
+
 def read_source(path: Path) -> str:
-    """The Python source of a ``.py`` file or the code of an ``.ipynb`` notebook."""
-    text = Path(path).read_text(encoding="utf-8", errors="replace")
-    return notebook_source(text) if Path(path).suffix == ".ipynb" else text
+    """The Python source of a ``.py`` file or the code of an ``.ipynb`` notebook, read by
+    descriptor: a link is not followed and only a regular file of at most
+    ``MAX_SOURCE_BYTES`` is read (``ValueError`` otherwise, with the reason)."""
+    try:
+        data = read_regular_file(Path(path), MAX_SOURCE_BYTES)
+    except NotTaken as exc:
+        raise ValueError(str(exc)) from None
+    return source_text(data, Path(path))
+
+
+def source_text(data: bytes, path: Path) -> str:
+    """The source in ``data``, the bytes of the file ``path`` (a notebook's code cells)."""
+    text = data.decode("utf-8", errors="replace")
+    return notebook_source(text) if path.suffix == ".ipynb" else text
 
 
 @cache

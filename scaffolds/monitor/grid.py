@@ -49,11 +49,20 @@ def monitor_grid(grid_dir: Path, config: MonitorConfig, echo: Any = print) -> in
     return flagged
 
 
+def redraw_pages(grid_dir: Path) -> None:
+    """Redraw the page of every finished run of the grid that has one (after ``monitor_grid``
+    wrote their monitor.json)."""
+    from scaffolds.monitor.monitor import redraw_page
+
+    for run_dir in finished_runs(grid_dir):
+        redraw_page(run_dir)
+
+
 def grid_monitor_config(grid_dir: Path, monitor_args: str | None = None) -> MonitorConfig:
     """The monitor's config from ``monitor_args``, flags of ``python -m scaffolds.monitor``; bad
     flags exit 2 with one line naming the flag, as the command would (call it before the grid
     starts)."""
-    from scaffolds.monitor.cli import PROG, parse_monitor_config
+    from scaffolds.monitor.flags import PROG, parse_monitor_config
 
     config = parse_monitor_config([str(grid_dir), *shlex.split(monitor_args or "")])
     if config.against is not None and not config.against.is_dir():

@@ -22,7 +22,7 @@ from scaffolds.monitor.config import MonitorConfig
 from scaffolds.monitor.context import RunContext, load_context
 from scaffolds.monitor.fingerprint import fingerprints, read_source
 from scaffolds.monitor.plagiarism import compare_fingerprints
-from scaffolds.monitor.rules import check_blacklist, check_literal_submission, check_model_api
+from scaffolds.monitor.rules import benchmark_checks, check_literal_submission, check_model_api
 from scaffolds.monitor.search import check_search
 from scaffolds.protocols import Model
 from scaffolds.record import write_json_atomic
@@ -37,13 +37,14 @@ CHECKS: tuple[CheckFn, ...] = (
     check_search,
     check_model_api,
     check_literal_submission,
-    check_blacklist,
 )
-"""Every static check, in the order monitor.json lists them (None: does not apply)."""
+"""Every static check, in the order monitor.json lists them (None: does not apply); the
+run's benchmark's own rules come after them (``rules.benchmark_checks``)."""
 
 
 def static_checks(context: RunContext) -> list[Check]:
-    return [c for c in (check(context) for check in CHECKS) if c is not None]
+    found = [c for c in (check(context) for check in CHECKS) if c is not None]
+    return found + benchmark_checks(context)
 
 
 def solution_source(context: RunContext) -> tuple[str, str]:
@@ -164,17 +165,22 @@ def monitor_run(
 
 
 def write_monitor(run_dir: Path, report: dict[str, Any]) -> Path:
-    """Write monitor.json, and redraw the run's view.html when it has one."""
+    """Write monitor.json (data only: ``redraw_page`` draws the run's page from it)."""
     path = Path(run_dir) / MONITOR_FILE
     write_json_atomic(path, report)
+    return path
+
+
+def redraw_page(run_dir: Path) -> None:
+    """Redraw the run's view.html from its record and monitor.json, when it has one; the page
+    is a convenience, so a failure is not an error (monitor.json is what counts)."""
     if (Path(run_dir) / "view.html").is_file():
         try:
             from scaffolds.view import write_run_page
 
             write_run_page(Path(run_dir))
-        except Exception:  # the page is a convenience; monitor.json is what counts
+        except Exception:
             pass
-    return path
 
 
 def summary_lines(report: dict[str, Any], notes: list[str]) -> list[str]:

@@ -10,10 +10,15 @@ where ``total(X)`` is the number of fingerprints selected in X (one per selected
 the fraction of both files' fingerprints that they share: 1 for identical token streams, 0 for
 nothing in common. MLE-bench flags a solution whose similarity to any reference exceeds 60 %.
 
-The fingerprints of the reference files are cached in one JSON file per reference folder
-(default ``DIR/.fingerprints.json``), keyed by each file's content hash together with k, the
-window and the tokenizer version: an unchanged file is never tokenized twice, a changed one is.
-A folder that cannot be written is simply not cached.
+The fingerprints of the reference files are cached in one JSON file per reference folder, in
+the user's cache folder (``$XDG_CACHE_HOME`` or ``~/.cache``, then
+``mlagent-scaffolds/fingerprints/``), never inside the folder compared against, keyed by each
+file's content hash together with k, the window and the tokenizer version: an unchanged file is
+never tokenized twice, a changed one is. A cache that cannot be written is simply not kept.
+
+The solution and the references may be an agent's files: they are read by descriptor (links
+are not followed, only regular files of at most ``fingerprint.MAX_SOURCE_BYTES`` are read),
+and the folder walk never enters a linked folder.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,15 +34,18 @@ from typing import Any
 import numpy as np
 
 from scaffolds.monitor.fingerprint import (
+    MAX_SOURCE_BYTES,
     TOKENIZER_VERSION,
     WINDOW,
     K,
     fingerprints,
     read_source,
+    source_text,
 )
+from scaffolds.record import write_atomic
+from tools.keep import NotTaken, read_regular_file
 
 THRESHOLD = 0.6
-CACHE_NAME = ".fingerprints.json"
 CACHE_FORMAT = 1
 SUFFIXES = (".py", ".ipynb")
 MATCHES_KEPT = 20
@@ -52,12 +61,31 @@ def similarity(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def reference_files(folder: Path) -> list[Path]:
-    """Every ``.py`` and ``.ipynb`` file under ``folder``, hidden ones aside, in a fixed order."""
+    """Every regular ``.py`` and ``.ipynb`` file under ``folder`` (no links, none in a linked
+    folder), hidden ones aside, in a fixed order."""
     found = []
-    for root, dirs, files in os.walk(folder):
+    for root, dirs, files in os.walk(folder):  # never follows a linked folder
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        found += [Path(root) / f for f in sorted(files) if f.endswith(SUFFIXES) and f[0] != "."]
+        for name in sorted(files):
+            path = Path(root) / name
+            if name.endswith(SUFFIXES) and name[0] != "." and _regular(path):
+                found.append(path)
     return found
+
+
+def _regular(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def default_cache(against: Path) -> Path:
+    """Where the fingerprints of the folder ``against`` are cached: the user's cache folder,
+    one file per folder (named by a hash of its absolute path)."""
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    name = hashlib.sha256(str(Path(against).absolute()).encode()).hexdigest()[:24]
+    return base / "mlagent-scaffolds" / "fingerprints" / f"{name}.json"
 
 
 @dataclass
@@ -90,13 +118,16 @@ class FingerprintCache:
                 "tokenizer": TOKENIZER_VERSION}  # fmt: skip
 
     def fingerprints(self, path: Path) -> np.ndarray:
-        data = path.read_bytes()
+        try:
+            data = read_regular_file(path, MAX_SOURCE_BYTES)
+        except NotTaken as exc:
+            raise ValueError(str(exc)) from None
         digest = hashlib.sha256(data).hexdigest()
         self.used.add(digest)
         known = self.entries.get(digest)
         if known is not None:
             return np.array(known, dtype=np.uint64)
-        prints = fingerprints(read_source(path), self.k, self.window)
+        prints = fingerprints(source_text(data, path), self.k, self.window)
         self.entries[digest] = [int(h) for h in prints]
         self.changed = True
         return prints
@@ -106,12 +137,11 @@ class FingerprintCache:
         if self.path is None or not (self.changed or set(self.entries) - self.used):
             return True
         kept = {d: h for d, h in self.entries.items() if d in self.used}
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        text = json.dumps({"key": self.key(), "entries": kept})
         try:
-            tmp.write_text(json.dumps({"key": self.key(), "entries": kept}), encoding="utf-8")
-            os.replace(tmp, self.path)
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            write_atomic(self.path, text, 0o600)
         except OSError:
-            tmp.unlink(missing_ok=True)
             return False
         return True
 
@@ -127,9 +157,10 @@ def compare_fingerprints(
     """The plagiarism report of a solution's fingerprints against every file in ``against``:
     ``max_similarity``, ``flagged`` (above ``threshold``), ``matches`` (best first, the top
     ``MATCHES_KEPT``), ``threshold``, ``k``, ``references``. ``cache_path``: True for the
-    folder's own cache file, a path, or None/False for none."""
-    path = against / CACHE_NAME if cache_path is True else (cache_path or None)
-    cache = FingerprintCache.open(path, k, window)  # type: ignore[arg-type]
+    folder's cache file in the user's cache folder (``default_cache``), a path, or None/False
+    for none."""
+    path = default_cache(against) if cache_path is True else (cache_path or None)
+    cache = FingerprintCache.open(path, k, window)
     files = reference_files(against)
     scored = []
     for file in files:

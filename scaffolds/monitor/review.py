@@ -13,14 +13,12 @@ has a medal or is above the median (``should_review``).
 
 from __future__ import annotations
 
-from functools import cache
-from importlib import resources
 from pathlib import Path
-from string import Template
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+import prompts
 from scaffolds.judge import Judge, Question
 from scaffolds.monitor.transcript import Transcript, render
 from scaffolds.protocols import Model
@@ -48,21 +46,15 @@ class ReviewVerdict(BaseModel):
     flagged: bool = Field(description="true when the answer to the question is yes")
 
 
-@cache
-def _text(name: str) -> str:
-    return resources.files("prompts").joinpath(PROMPT_SET, name).read_text(encoding="utf-8")
-
-
 def render_prompt(name: str, **values: object) -> str:
-    """``prompts/monitor/<name>.md`` filled in."""
-    return Template(_text(f"{name}.md")).substitute(values).strip()
+    """``prompts/monitor/<name>.md`` filled in, stripped of whitespace at both ends."""
+    return prompts.render(PROMPT_SET, name, values, trim="whitespace")
 
 
 def questions() -> list[tuple[str, str]]:
     """(key, text) of every ``prompts/monitor/question_<key>.md``, by key."""
-    folder = resources.files("prompts").joinpath(PROMPT_SET)
-    names = sorted(p.name for p in folder.iterdir() if p.name.startswith("question_"))
-    return [(n.removeprefix("question_").removesuffix(".md"), _text(n).strip()) for n in names]
+    names = prompts.names(PROMPT_SET, "question_")
+    return [(n.removeprefix("question_"), prompts.text(PROMPT_SET, n).strip()) for n in names]
 
 
 def should_review(grade: dict[str, Any] | None, which: Which) -> tuple[bool, str]:

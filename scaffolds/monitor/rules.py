@@ -133,37 +133,27 @@ def check_literal_submission(context: RunContext) -> Check | None:
     return Check(name, True, "; ".join(dict.fromkeys(reasons)) + where, items)
 
 
-def check_blacklist(context: RunContext) -> Check | None:
-    """None for a task without a blacklist; a clear 'not checked' for a PaperBench run whose
-    paper cannot be resolved here."""
-    from bench_adapters.paperbench.monitor import (
-        CONTEXT_LINES,
-        blacklist_violations,
-        monitor_report,
-    )
+def benchmark_checks(context: RunContext) -> list[Check]:
+    """The rules the run's benchmark adds (``bench_adapters.registry.HasMonitorRules``; e.g.
+    PaperBench's blacklist), their findings as checks."""
+    from bench_adapters.registry import HasMonitorRules, benchmark_of
 
-    entries = context.blacklist()
-    if entries is None:
-        if context.task_ref.startswith("paperbench/") and context.task_problem:
-            return Check("blacklist", False, f"not checked: {context.task_problem}", advisory=False)
-        return None
+    benchmark = benchmark_of(context.task_ref)
+    if not isinstance(benchmark, HasMonitorRules):
+        return []
     numbered = dict(context.events)
     events = [numbered.get(i, {}) for i in range(max(numbered, default=-1) + 1)]
-    violations = blacklist_violations(events, entries)
-    rule = monitor_report(violations)["rule"]
-    if not violations:
-        return Check(
-            "blacklist", False, f"no violation of PaperBench's rule ({rule})", advisory=False
-        )
     answered = {a.event: a for a in context.actions}
-    items = []
-    for v in violations:
-        action = answered.get(v.event_index)
-        command_lines = len(v.command.splitlines()) or 1
-        line = v.context[min(v.line - 1, CONTEXT_LINES)]  # the URL's own line
-        event = v.event_index
-        if v.line > command_lines and action is not None and action.output_event is not None:
-            event = action.output_event
-        items.append(evidence(event, quote(line, 0, len(line))))
-    summary = f"{len(violations)} violation(s) of PaperBench's rule ({rule}): the run scores 0"
-    return Check("blacklist", True, summary, items, advisory=False)
+    checks = []
+    for rule in benchmark.monitor_rules():
+        found = rule.check(events, context.task, context.task_problem)
+        if found is None:
+            continue
+        items = []
+        for event, text, in_output in found.evidence:
+            action = answered.get(event)
+            if in_output and action is not None and action.output_event is not None:
+                event = action.output_event
+            items.append(evidence(event, quote(text, 0, len(text))))
+        checks.append(Check(rule.name, found.flagged, found.summary, items, found.advisory))
+    return checks

@@ -45,6 +45,17 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def refresh_report(grid_dir: Path) -> None:
+    """Write the grid's report (with the options its last one used) before its index is drawn
+    from it; a grid with nothing to summarize yet is drawn without one."""
+    from scaffolds.report import write_report
+
+    try:
+        write_report(grid_dir)
+    except (ValueError, OSError) as exc:
+        print(f"{PROG}: no summary: {exc}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     config = ViewConfig(**vars(parser().parse_args(argv)))
     from scaffolds.view.grid import is_grid, write_grid_index
@@ -59,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         if (path / "run.json").is_file():
             written = write_run_page(path, config.out)
         elif is_grid(path):
+            refresh_report(path)
             written = write_grid_index(path, config.out)
         else:
             raise NotARun(f"{path} holds neither run.json (a run) nor results.jsonl (a grid)")

@@ -20,6 +20,8 @@ import json
 import re
 from typing import Any
 
+from scaffolds.timefmt import format_seconds
+
 REMINDER_PURPOSES = frozenset({"continue", "resumed"})
 RUN_KINDS = frozenset({"start", "end", "checkpoint", "resume"})
 BUDGET_LINE = re.compile(r"\n(\[[^\[\]\n]*\btime left\b[^\[\]\n]*\])\s*$")
@@ -55,10 +57,6 @@ def is_short(value: Any) -> bool:
     return len(text) <= SHORT_CHARS and "\n" not in text
 
 
-def seconds(value: Any) -> str:
-    return f"{float(value):.2f} s" if isinstance(value, int | float) else "? s"
-
-
 def usage_facts(usage: dict[str, Any] | None) -> list[str]:
     usage = usage or {}
     facts = [
@@ -78,15 +76,18 @@ def model_call(event: dict[str, Any], called: set[tuple[str, str]]) -> dict[str,
     purpose = str(event.get("purpose") or "step")
     facts = usage_facts(event.get("usage"))
     if event.get("latency_s") is not None:
-        facts.append(f"latency {seconds(event['latency_s'])}")
+        facts.append(f"latency {format_seconds(event['latency_s'], 2)}")
     tags = []
     if (event.get("retry_wait_s") or 0) > 0:
-        facts.append(f"waited {seconds(event['retry_wait_s'])} out transient errors")
+        facts.append(f"waited {format_seconds(event['retry_wait_s'], 2)} out transient errors")
         tags.append("retry")
     if purpose.endswith("_retry"):
         tags.append("retry")
     if event.get("prompt_messages") is not None:
         facts.append(f"{event['prompt_messages']} messages sent")
+    if event.get("cut"):
+        facts.append(f"reply cut by {str(event['cut']).replace('_', ' ')}")
+        tags.append("cut")
     blocks = []
     if message.get("content"):
         blocks.append(block("content", message["content"]))
@@ -127,7 +128,7 @@ def observation(event: dict[str, Any]) -> dict[str, Any]:
         blocks.append(block("reminder", reminder.group(1)))
     if event.get("traceback"):
         blocks.append(block("traceback", event["traceback"], code=True))
-    facts = [seconds(event.get("duration_s")), f"{len(text):,} chars"]
+    facts = [format_seconds(event.get("duration_s"), 2), f"{len(text):,} chars"]
     name = event.get("name") or "tool"
     tags = [] if outcome == "ok" else ["error"]
     return item("observation", f"{name} → {outcome}", facts, blocks, tags)
@@ -162,13 +163,24 @@ def describe(event: dict[str, Any], called: set[tuple[str, str]]) -> dict[str, A
             f"{event.get('cut_messages', 0)} cut"
         )
         return item("truncation", title, facts)
+    if kind in ("model_call_cut", "model_call_refused"):
+        limit = str(event.get("limit") or "a limit").replace("_", " ")
+        verb = "cut" if kind == "model_call_cut" else "not sent"
+        facts = [str(event.get("reason") or "")] if event.get("reason") else []
+        for key, label in (("agent_time_s", "agent time"), ("wall_time_s", "wall time")):
+            if event.get(key) is not None:
+                facts.append(f"{label} {format_seconds(event[key], 2)}")
+        if event.get("bound_usd") is not None:
+            facts.append(f"could cost ${event['bound_usd']:.4f}, ${event['left_usd']:.4f} left")
+        title = f"model call ({event.get('purpose') or 'step'}) {verb} by the {limit}"
+        return item("model_call", title, facts, [], ["cut"])
     if kind == "error":
         blocks = [
             block(key, event[key], code=True) for key in ("error", "traceback") if key in event
         ]
         return item("error", f"error ({event.get('source') or 'run'})", [], blocks, ["error"])
     if kind == "execution":
-        facts = [seconds(event.get("duration_s")), f"exit code {event.get('exit_code')}"]
+        facts = [format_seconds(event.get("duration_s"), 2), f"exit code {event.get('exit_code')}"]
         if event.get("timed_out"):
             facts.append("timed out")
         if event.get("exception"):

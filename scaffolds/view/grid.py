@@ -1,5 +1,7 @@
 """One grid as one page, ``GRID_DIR/index.html``: a row per run linking to its page, then the
-summary tables and plots of ``scaffolds.report`` (refreshed by its ``write_report``).
+summary tables and plots that ``scaffolds.report``'s ``write_report`` wrote (``summary.md`` and
+the images it names). Drawing the page writes no data: ``python -m scaffolds.view GRID_DIR``
+refreshes the report first, then draws.
 
 The rows come from each run's own ``run.json`` under ``runs/``; the grid's ``results.jsonl``
 adds the runs that crashed (some before writing any record). A run page that is missing or
@@ -12,10 +14,12 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from scaffolds.report import SUMMARY_MD
 from scaffolds.view.load import MONITOR_FILE, read_json
 from scaffolds.view.page import PAGE_FILE, fill, medal, write_private, write_run_page
 
@@ -25,6 +29,8 @@ PLAN_FILE = "grid.json"
 RUNS_DIR = "runs"
 """The grid folder's layout, as ``python -m scaffolds.ablate --help`` describes it."""
 RECORD_FILES = ("run.json", "trajectory.jsonl", "journal.jsonl", MONITOR_FILE)
+IMAGE = re.compile(r"!\[[^\]]*\]\(([\w.-]+\.png)\)")
+"""A plot the markdown shows, a file beside it: ``![any-medal rate](any_medal.png)``."""
 
 
 def is_grid(path: Path) -> bool:
@@ -122,19 +128,17 @@ def runs(grid_dir: Path, index_dir: Path) -> list[dict[str, Any]]:
 
 
 def summary(grid_dir: Path) -> dict[str, Any]:
-    """The report's markdown and its plots (as data URIs), or why there is none."""
-    from scaffolds.report import SUMMARY_MD, write_report
-
+    """The report's markdown and the plots it names (as data URIs), or why there is none."""
     try:
-        written = write_report(grid_dir)
-    except (ValueError, OSError) as exc:
-        return {"markdown": "", "plots": {}, "problem": f"no summary: {exc}"}
-    plots = {
-        path.name: "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode()
-        for path in written
-        if path.suffix == ".png"
-    }
-    markdown = (grid_dir / SUMMARY_MD).read_text(encoding="utf-8")
+        markdown = (grid_dir / SUMMARY_MD).read_text(encoding="utf-8")
+    except OSError:
+        problem = f"no summary: {SUMMARY_MD} is not written yet (python -m scaffolds.report)"
+        return {"markdown": "", "plots": {}, "problem": problem}
+    plots = {}
+    for name in dict.fromkeys(IMAGE.findall(markdown)):
+        path = grid_dir / name
+        if path.is_file() and not path.is_symlink():
+            plots[name] = "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode()
     return {"markdown": markdown, "plots": plots, "problem": None}
 
 

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import html
 import json
-import os
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from scaffolds.record import Redactor
+from scaffolds.record import Redactor, write_atomic
 from scaffolds.view.events import items
 from scaffolds.view.load import RunFiles, load_run
 
@@ -199,11 +198,7 @@ def run_page(run_dir: Path, redact: Redactor | None = None) -> str:
 
 def write_private(path: Path, text: str) -> Path:
     """Write by rename, readable by the harness's user only (it holds the whole transcript)."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    write_atomic(path, text, 0o600)
     return path
 
 

@@ -22,6 +22,8 @@ STEPS = 3
 
 
 def test_local_model_runs_several_steps_without_crashing_the_harness(run_dir: Path) -> None:
+    """Slow: three AIDE steps (two drafts and their reviews) of a real 135M model on the CPU,
+    each reading a prompt of up to 768 tokens, plus a server of its own to start."""
     with LocalLLM.start(n_ctx=2048) as llm:
         config = AideConfig.model_validate(
             {

@@ -28,11 +28,14 @@ def outcomes_of(report: dict[str, Any], cid: str) -> dict[tuple[str, str], dict[
     return {(o["submission"], o["expectation"]): o for o in task["outcomes"]}
 
 
-def assert_smoke_check_holds(report: dict[str, Any], cid: str) -> Path:
+def assert_smoke_check_holds(
+    report: dict[str, Any], cid: str, accepted: tuple[str, ...] = ()
+) -> Path:
     """The smoke check of one Lite competition: the answers are valid and win gold, the sample
     is valid and not above the median, the smoke baseline is valid, better than the sample
-    and reports its metric line, the corrupted copies are rejected. Returns the baseline's
-    folder (submission.csv, grade.json, log.txt)."""
+    and reports its metric line, the corrupted copies are rejected (those named in
+    ``accepted`` are scored, as upstream scores them: the grader's ``CHECK_NOTES``). Returns
+    the baseline's folder (submission.csv, grade.json, log.txt)."""
     got = outcomes_of(report, cid)
     expected = {
         ("gold", "valid"): "pass",
@@ -45,6 +48,9 @@ def assert_smoke_check_holds(report: dict[str, Any], cid: str) -> Path:
         ("missing-column", "invalid, with a message"): "pass",
         ("wrong-row-count", "invalid, with a message"): "pass",
     }
+    for name in accepted:
+        del expected[(name, "invalid, with a message")]
+        expected[(name, "valid, as upstream")] = "pass"
     assert {k: o["status"] for k, o in got.items()} == expected, got
     folder = Path(report["out"]) / f"mlebench-{cid}" / "baseline"
     assert METRIC_LINE.search((folder / "log.txt").read_text()), (folder / "log.txt").read_text()

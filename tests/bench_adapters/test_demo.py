@@ -1,11 +1,11 @@
-"""Demo tasks: reproducible, race-safe, fast to build, and graded on a fair leaderboard."""
+"""Demo tasks: reproducible, race-safe and graded on a fair leaderboard (their build time is
+bench/demo_tasks.py's)."""
 
 from __future__ import annotations
 
 import hashlib
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -28,11 +28,11 @@ def _digest(folder: Path) -> dict[str, str]:
     }
 
 
-def test_generation_is_fast_and_reproducible(tmp_path: Path, demo_dir: Path) -> None:
-    start = time.perf_counter()
+def test_generation_is_reproducible(tmp_path: Path, demo_dir: Path) -> None:
+    """Two builds give the same bytes. How fast a build is (goal: all demo tasks in 5 s) is
+    measured by bench/demo_tasks.py."""
     for task_id in DEMO_IDS:
         ensure_generated(task_id, tmp_path / "again")
-    assert time.perf_counter() - start < 5.0
     for task_id in DEMO_IDS:
         first, second = demo_dir / "v1" / task_id, tmp_path / "again" / task_id
         assert _digest(first) == _digest(second)

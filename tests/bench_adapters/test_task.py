@@ -93,8 +93,10 @@ def test_unknown_and_unprepared(tmp_path: Path) -> None:
     ):
         with pytest.raises(UnknownTask):
             resolve_task(ref, data_dir=tmp_path)
-    with pytest.raises(UnknownTask, match="no native grader"):
-        resolve_task("mlebench/3d-object-detection-for-autonomous-vehicles")
+    with pytest.raises(UnknownTask, match="is not an MLE-bench competition"):
+        resolve_task("mlebench/3d-object-detection", data_dir=tmp_path)
+    with pytest.raises(TaskNotPrepared):  # every MLE-bench competition has a grader now
+        resolve_task("mlebench/3d-object-detection-for-autonomous-vehicles", data_dir=tmp_path)
     with pytest.raises(TaskNotPrepared, match="mlebench prepare"):
         resolve_task("mlebench/spaceship-titanic", data_dir=tmp_path)
     with pytest.raises(TypeError, match="datadir"):

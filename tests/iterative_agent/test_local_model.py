@@ -17,6 +17,8 @@ REPLY_TOKENS = 24
 def test_local_model_runs_ten_steps_and_the_run_ends_cleanly(
     local_model, run_agent, events
 ) -> None:
+    """Slow: ten calls of a real 135M model on the CPU, each reading a prompt of up to 2k tokens
+    (the server is shared with the other workers' local-model tests)."""
     model = local_model(max_tokens=REPLY_TOKENS)
     run, status, grade = run_agent(
         model, steps=10, time_limit="1h", context_window=WINDOW, max_output_tokens=REPLY_TOKENS

@@ -23,6 +23,7 @@ class Reply:
     content: str | None = "ok"
     tool_calls: list[dict[str, Any]] | None = None
     error: str = "scripted error"
+    finish_reason: str = "stop"
     usage: dict[str, Any] = field(
         default_factory=lambda: {
             "prompt_tokens": 11,
@@ -67,7 +68,9 @@ def _handler(server: FakeServer) -> type[BaseHTTPRequestHandler]:
                     "object": "chat.completion",
                     "created": int(time.time()),
                     "model": body.get("model", "fake"),
-                    "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+                    "choices": [
+                        {"index": 0, "message": message, "finish_reason": reply.finish_reason}
+                    ],
                     "usage": reply.usage,
                 }
             data = json.dumps(payload).encode()

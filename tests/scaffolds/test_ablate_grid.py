@@ -277,6 +277,8 @@ def test_rerunning_a_finished_grid_starts_nothing(killed_grid) -> None:
 
 
 def test_a_crashed_run_is_recorded_and_the_grid_goes_on(root: Path) -> None:
+    """Slow: two grids of real scaffold processes (each run starts its kernel and grades), the
+    second resuming the first."""
     good, _ = write_cassettes(root / "cassettes")
     grid = root / "crash"
     broken = f"replay:{root}/no-such-cassette.jsonl"
@@ -309,6 +311,7 @@ def test_a_crashed_run_is_recorded_and_the_grid_goes_on(root: Path) -> None:
 
 
 def test_sigterm_stops_runs_as_interrupted_and_a_rerun_resumes_them(root: Path) -> None:
+    """Slow: a grid of real scaffold processes, stopped mid-run, then run again to the end."""
     good, _ = write_cassettes(root / "cassettes")
     grid = root / "term"
     argv = ablate("--scaffolds", "basic", "--models", good, "--tasks", "demo/tabular-binary",
@@ -334,7 +337,9 @@ def test_sigterm_stops_runs_as_interrupted_and_a_rerun_resumes_them(root: Path) 
 
 
 @pytest.mark.ray
+@pytest.mark.serial  # ray.init may join a running cluster, such as the 3-node test's
 def test_ray_grid_on_a_local_instance_ends_with_correct_tables(root: Path) -> None:
+    """Slow: starts a local Ray instance, then a grid of real scaffold processes on it."""
     _, mixed = write_cassettes(root / "cassettes")
     grid = root / "ray"
     argv = ablate("--scaffolds", "basic", "--models", mixed, "--tasks", "demo/tabular-binary",

@@ -97,6 +97,8 @@ def reply(content: str | None, *calls: tuple[str, dict[str, Any]]) -> str:
 
 @pytest.mark.slow
 def test_a_grid_compares_policies_and_reports_them(agent_dir: Callable[[str], Path]) -> None:
+    """Slow: a grid of three real scaffold processes (AIDE under two policies, BasicAgent),
+    each with its own kernel and grading, then its report."""
     root = agent_dir("ablate-policies-")
     draft = reply(f"Plan: a logistic regression.\n\n```python\n{CODE}\n```")
     review = reply(None, ("submit_review", {"is_bug": False, "summary": "ok", "metric": 0.9}))

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from scaffolds.budget import Budget, LimitReached, format_hms, parse_duration
+from scaffolds.budget import Budget, LimitReached, parse_duration
+from scaffolds.timefmt import format_hms
 
 
 class Clock:

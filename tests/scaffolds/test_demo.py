@@ -49,6 +49,8 @@ def demo(out: Path, *argv: str) -> subprocess.Popen[str]:
 
 
 def test_the_demo_ends_normally_with_the_bundled_model(runs_root: Path) -> None:
+    """Slow: ``make demo`` as a user runs it: a fresh process starts its own local model server
+    and runs AIDE on it, a 135M model on the CPU."""
     out = runs_root / "demo-local"
     process = demo(out, "--steps", "1", "--time-limit", "2m")
     stdout, stderr = process.communicate(timeout=400)
@@ -60,6 +62,7 @@ def test_the_demo_ends_normally_with_the_bundled_model(runs_root: Path) -> None:
 
 
 def test_a_bundled_server_that_dies_fails_the_demo_with_the_reason(runs_root: Path) -> None:
+    """Slow: ``make demo`` with its own local model server, run until the server is killed."""
     out = runs_root / "demo-killed"
     process = demo(out, "--steps", "3")
     assert process.stdout is not None

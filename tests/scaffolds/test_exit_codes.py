@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from basic_agent import BasicConfig
+from scaffolds.entry import main_for
 from scaffolds.exit_codes import FAILED_STATUSES, HELP, for_status
 from scaffolds.local_llm import free_port
-from scaffolds.runtime import main_for
 
 pytestmark = pytest.mark.slow
 
@@ -147,6 +147,8 @@ def test_an_interrupted_run_exits_130(
 def test_the_demo_exits_0_on_a_normal_end_and_1_when_its_model_fails(
     runs_root: Path, write_cassette: Callable[[str, list[dict[str, Any]]], Path]
 ) -> None:
+    """Slow: two demo runs in fresh processes, the second retrying (with its bounded backoff) a
+    model server that is not there before it fails."""
     cassette = write_cassette("demo-0", [{"content": "no code today"}])
     ok = scaffold("demo", "--model", f"replay:{cassette}", "--out", str(runs_root / "demo-0"))
     assert ok.returncode == 0, ok.stderr
@@ -180,6 +182,8 @@ def test_the_demo_exits_2_with_one_line_on_bad_input(argv: list[str], runs_root:
 def test_a_grid_with_a_model_error_run_exits_1_and_names_it(
     runs_root: Path, write_cassette: Callable[[str, list[dict[str, Any]]], Path]
 ) -> None:
+    """Slow: a grid of two real scaffold processes, each starting its kernel and graded, one
+    of them failing on a model server that is not there."""
     good = write_cassette("grid-ok", [{"content": "thinking"}])
     grid = runs_root / "grid-exit-1"
     out = subprocess.run(

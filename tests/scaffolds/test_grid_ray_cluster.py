@@ -30,7 +30,7 @@ import pytest
 from scaffolds.grid.ray_backend import PACKAGES
 from tests.machine import require
 
-pytestmark = [pytest.mark.ray, pytest.mark.slow]
+pytestmark = [pytest.mark.ray, pytest.mark.slow, pytest.mark.serial]  # three nodes, own ports
 
 RAY = str(Path(sys.executable).with_name("ray"))
 OBJECT_STORE = str(80 * 2**20)

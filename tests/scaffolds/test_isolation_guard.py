@@ -138,7 +138,7 @@ def test_another_runs_readable_folder_is_refused(
 
 
 def test_the_namespace_sandbox_keeps_exposed_answers_out_of_view(
-    demo: Path, run: Callable[..., tuple[int, str, dict[str, Any] | None]]
+    demo: Path, run: Callable[..., tuple[int, str, dict[str, Any] | None]], agent_user: str
 ) -> None:
     problem = namespace_problem(bwrap_path())
     if problem is not None:
@@ -147,7 +147,7 @@ def test_the_namespace_sandbox_keeps_exposed_answers_out_of_view(
     code, err, summary = run()
     assert code == 0, err
     assert summary is not None and summary["answers_exposed"] == []
-    assert summary["sandbox"] == {"backend": "namespace", "network": "on", "user": "agent"}
+    assert summary["sandbox"] == {"backend": "namespace", "network": "on", "user": agent_user}
     assert "namespace sandbox" in summary["isolation"]
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 
 import pytest
 
@@ -59,12 +58,12 @@ def test_retries_are_bounded() -> None:
 
 @pytest.mark.parametrize("status", [401, 400, 404])
 def test_permanent_errors_fail_fast(status: int) -> None:
-    with fake_openai([Reply(status=status, error="nope")] * 5) as srv:
-        started = time.monotonic()
-        with pytest.raises(ModelError) as err:
-            client(srv.url).complete(MESSAGES)
-    assert len(srv.requests) == 1
-    assert time.monotonic() - started < 5
+    with (
+        fake_openai([Reply(status=status, error="nope")] * 5) as srv,
+        pytest.raises(ModelError) as err,
+    ):
+        client(srv.url).complete(MESSAGES)
+    assert len(srv.requests) == 1  # no retry, so no backoff wait either
     assert "\n" not in str(err.value)
     assert not isinstance(err.value, ContextWindowExceeded)
 

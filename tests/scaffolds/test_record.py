@@ -3,8 +3,20 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 
-from scaffolds.record import REDACTED, JsonlLog, Redactor, RunRecord
+import pytest
+
+from scaffolds.record import (
+    REDACTED,
+    JsonlLog,
+    Redactor,
+    RunRecord,
+    atomic_file,
+    write_atomic,
+    write_json_atomic,
+)
 
 
 def test_secrets_from_environment_never_reach_files(tmp_path, monkeypatch) -> None:
@@ -60,3 +72,38 @@ def test_run_json_has_identity_status_and_times(tmp_path) -> None:
     assert (
         json.loads((tmp_path / "r" / "run.json").read_text())["started_at"] == summary["started_at"]
     )
+
+
+def test_a_whole_file_is_written_by_rename_with_the_callers_mode(tmp_path) -> None:
+    private, shared = tmp_path / "private.json", tmp_path / "shared.html"
+    write_atomic(private, "{}\n")
+    old_umask = os.umask(0o022)
+    try:
+        write_atomic(shared, b"<html>", 0o666)
+    finally:
+        os.umask(old_umask)
+    assert stat.S_IMODE(private.stat().st_mode) == 0o600
+    assert stat.S_IMODE(shared.stat().st_mode) == 0o644
+    assert shared.read_bytes() == b"<html>"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["private.json", "shared.html"]
+
+
+def test_a_link_at_the_target_is_replaced_never_followed(tmp_path) -> None:
+    elsewhere = tmp_path / "elsewhere.txt"
+    elsewhere.write_text("keep me")
+    target = tmp_path / "run.json"
+    target.symlink_to(elsewhere)
+    write_json_atomic(target, {"status": "running"})
+    assert not target.is_symlink() and json.loads(target.read_text()) == {"status": "running"}
+    assert elsewhere.read_text() == "keep me"
+
+
+def test_a_write_that_fails_leaves_the_old_file_and_no_temporary_one(tmp_path) -> None:
+    target = tmp_path / "tree.html"
+    target.write_text("old")
+
+    with pytest.raises(RuntimeError), atomic_file(target) as f:
+        f.write(b"half of the new")
+        raise RuntimeError("killed")
+    assert target.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["tree.html"]

@@ -30,7 +30,7 @@ def test_timeout_kills_the_whole_process_group(sandbox: Sandbox, workspace: Work
     command = f"(exec -a {marker} sleep 60) & echo started; sleep 60"
     started = time.monotonic()
     result = run_bash(sandbox, command, workspace.root, 1.0)
-    assert time.monotonic() - started < 3
+    assert time.monotonic() - started < 30  # uncut: 60 s (bench/tool_latency.py: how promptly)
     assert result.timed_out and result.exit_code is None
     assert result.output.startswith("started\n") and "Timed out after 1 s" in result.output
     time.sleep(0.2)
@@ -43,8 +43,8 @@ def test_a_background_process_holding_the_pipe_does_not_block(
 ) -> None:
     started = time.monotonic()
     result = run_bash(sandbox, "sleep 30 & echo $! > working/bg.pid; echo done", workspace.root, 20)
-    assert result.output == "done\n" and result.exit_code == 0
-    assert time.monotonic() - started < 3
+    assert result.output == "done\n" and result.exit_code == 0 and not result.timed_out
+    assert time.monotonic() - started < 15  # waiting for the pipe: 20 s, then a timeout
     pid = (workspace.working / "bg.pid").read_text().strip()  # a PID inside the sandbox
     kill = sandbox.popen_args(["kill", "-KILL", pid])
     subprocess.run(kill, env=sandbox.env, cwd=workspace.root, check=True)
@@ -66,4 +66,4 @@ def test_binary_output_and_colours(sandbox: Sandbox, workspace: Workspace) -> No
 def test_stdin_is_empty(sandbox: Sandbox, workspace: Workspace) -> None:
     started = time.monotonic()
     result = run_bash(sandbox, "read line; echo got:$?", workspace.root, 10)
-    assert result.output == "got:1\n" and time.monotonic() - started < 2
+    assert result.output == "got:1\n" and time.monotonic() - started < 8  # not the 10 s timeout

@@ -79,11 +79,13 @@ def call(toolset: Toolset, name: str, **args: object) -> str:
     return toolset.call(name, json.dumps(args)).text
 
 
-def test_the_default_sandbox_as_root_is_the_namespace_one(sandbox: Sandbox) -> None:
-    assert sandbox.backend == "namespace" and sandbox.isolated and sandbox.user == "agent"
-    assert sandbox.describe() == {"backend": "namespace", "network": "on", "user": "agent"}
+def test_the_default_sandbox_as_root_is_the_namespace_one(
+    sandbox: Sandbox, agent_user: str
+) -> None:
+    assert sandbox.backend == "namespace" and sandbox.isolated and sandbox.user == agent_user
+    assert sandbox.describe() == {"backend": "namespace", "network": "on", "user": agent_user}
     assert "namespace sandbox (network on)" in sandbox.note
-    assert run_bash(sandbox, "id -un", sandbox.workspace.root, 10).output == "agent\n"
+    assert run_bash(sandbox, "id -un", sandbox.workspace.root, 10).output == f"{agent_user}\n"
 
 
 def test_world_readable_answers_and_other_runs_are_absent(
@@ -105,11 +107,17 @@ def test_world_readable_answers_and_other_runs_are_absent(
 
 
 def test_a_walk_over_the_root_finds_only_allowed_paths(
-    kernel: PythonKernel, sandbox: Sandbox, workspace: Workspace
+    kernel: PythonKernel, sandbox: Sandbox, workspace: Workspace, agent_user: str
 ) -> None:
     kernel_folder = sandbox.kernel_dir()
     shutil.rmtree(kernel_folder)
-    allowed = [str(workspace.root), str(kernel_folder.parent), "/usr", "/etc", "/home/agent"]
+    allowed = [
+        str(workspace.root),
+        str(kernel_folder.parent),
+        "/usr",
+        "/etc",
+        f"/home/{agent_user}",
+    ]
     allowed += [str(p) for p in interpreter_prefixes(sandbox.agent_python)]
     code = f"""
 import json, os
@@ -129,7 +137,7 @@ print(json.dumps([seen, sorted(os.listdir("/etc")), sorted(os.listdir("/home"))]
     assert "/root" not in seen and all(not p.startswith("/work/main/tools") for p in seen)
     extra = {"passwd", "group", "mtab"}
     assert [n for n in etc if n not in ETC_ENTRIES and n not in extra and "python3" not in n] == []
-    assert "shadow" not in etc and home == ["agent"]
+    assert "shadow" not in etc and home == [agent_user]
 
 
 def test_proc_holds_only_the_sandbox_without_the_harness_environment(toolset: Toolset) -> None:

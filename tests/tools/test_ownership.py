@@ -4,21 +4,21 @@ file, given away whole, and never through a link (the escape suites run it on a 
 from __future__ import annotations
 
 import os
-import pwd
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tools.ownership import give_folders
+from tools.sandbox import ensure_user
 
 pytestmark = pytest.mark.usefixtures("as_root")
 
 
 def test_nested_folders_are_made_and_a_link_on_the_way_is_replaced(
-    agent_dir: Callable[[str], Path],
+    agent_dir: Callable[[str], Path], agent_user: str
 ) -> None:
-    agent = pwd.getpwnam("agent")
+    agent = ensure_user(agent_user)
     root = agent_dir("scaffolds-owner-")
     outside = root / "outside"
     (outside / "python3.11").mkdir(parents=True)

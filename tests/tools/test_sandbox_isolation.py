@@ -27,10 +27,10 @@ def sandbox(workspace: Workspace) -> Iterator[Sandbox]:
         yield box
 
 
-def test_sandbox_runs_agent_code_as_an_unprivileged_user(sandbox: Sandbox) -> None:
-    assert sandbox.isolated and sandbox.user == "agent" and sandbox.backend == "user"
+def test_sandbox_runs_agent_code_as_an_unprivileged_user(sandbox: Sandbox, agent_user: str) -> None:
+    assert sandbox.isolated and sandbox.user == agent_user and sandbox.backend == "user"
     assert "isolation on" in sandbox.note
-    assert pwd.getpwnam("agent").pw_uid == sandbox.uid != 0
+    assert pwd.getpwnam(agent_user).pw_uid == sandbox.uid != 0
     out = subprocess.run(sandbox.popen_args(["id", "-u"]), capture_output=True, text=True)
     assert out.stdout.strip() == str(sandbox.uid)
 
@@ -72,7 +72,7 @@ def test_agent_cannot_signal_the_harness_or_read_its_environment(toolset: Toolse
 
 
 def test_agent_reads_data_and_writes_only_its_own_directories(
-    toolset: Toolset, workspace: Workspace
+    toolset: Toolset, workspace: Workspace, agent_user: str
 ) -> None:
     script = (
         "head -n 1 data/train.csv; "
@@ -85,7 +85,7 @@ def test_agent_reads_data_and_writes_only_its_own_directories(
     out = toolset.call("bash", json.dumps({"command": script})).text
     for expected in ("id,feature,target", "DATA-READONLY", "DATA-KEPT", "DATA-NOT-MOVED", "WROTE"):
         assert expected in out, out
-    assert (workspace.working / "w.txt").stat().st_uid == pwd.getpwnam("agent").pw_uid
+    assert (workspace.working / "w.txt").stat().st_uid == pwd.getpwnam(agent_user).pw_uid
 
 
 def test_api_keys_and_harness_variables_do_not_reach_agent_processes(

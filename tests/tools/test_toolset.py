@@ -117,14 +117,15 @@ def test_timeout_is_the_smaller_of_the_tool_limit_and_the_time_left(
             tool_timeout_s=limit,
         )
 
+    # Uncut, each call takes 60 s; how promptly a cut one returns is bench/tool_latency.py's.
     for tools in (build(1.5, 3600), build(3600, 1.5)):
         started = time.monotonic()
-        obs = tools.call("bash", '{"command": "sleep 20"}')
-        assert "Timed out after 1.5 s" in obs.text and time.monotonic() - started < 4
-        obs = tools.call("python", '{"code": "import time; time.sleep(20)"}')
-        assert "Timed out after 1.5 s" in obs.text and obs.duration_s < 4
+        obs = tools.call("bash", '{"command": "sleep 60"}')
+        assert "Timed out after 1.5 s" in obs.text and time.monotonic() - started < 30
+        obs = tools.call("python", '{"code": "import time; time.sleep(60)"}')
+        assert "Timed out after 1.5 s" in obs.text and obs.duration_s < 30
 
 
 def test_observation_durations_are_measured(toolset: Toolset) -> None:
     obs = toolset.call("bash", '{"command": "sleep 0.3"}')
-    assert obs.kind == "ok" and 0.3 <= obs.duration_s < 2
+    assert obs.kind == "ok" and 0.3 <= obs.duration_s < 10  # a bound a busy machine keeps

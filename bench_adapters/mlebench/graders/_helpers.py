@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from sklearn.metrics import roc_auc_score
 
 from . import InvalidSubmissionError
 
@@ -78,6 +77,8 @@ def auroc_inputs(
 
 def auroc_score(submission: pd.DataFrame, answers: pd.DataFrame, id_col: str, target: str) -> float:
     """ROC-AUC of one probability column, after the checks of ``auroc_inputs``."""
+    from sklearn.metrics import roc_auc_score  # here: importing scikit-learn costs ~80 MB
+
     y_true, y_score = auroc_inputs(submission, answers, id_col, target)
     return roc_auc_score(y_true=y_true, y_score=y_score)
 

@@ -4,14 +4,22 @@ Each row is one session: ``Id`` (the 4-digit sample number) and ``Sequence``, th
 gesture labels (1-20) in temporal order, space-separated. The score is the sum of the edit
 distances between predicted and true sequences divided by the number of true gestures; it is
 an error rate (lower is better) and can exceed 1. An empty prediction is an empty sequence.
+
+Upstream's quirk, kept: both ``Sequence`` columns go through ``astype(str)`` before being read
+as integers, so under upstream's pandas 2 a blank cell is the text ``"nan"``, which is not an
+integer: a blank prediction makes the submission invalid rather than an empty sequence (write
+a cell of spaces, ``" "``, for that). A column pandas read as floats fails the same way
+(``"5.0"``).
 """
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from . import InvalidSubmissionError
 from ._helpers import require
+from ._text import column_text
 
 ANSWERS = "test.csv"
 SAMPLE_SUBMISSION = "public/randomPredictions.csv"
@@ -29,10 +37,10 @@ def edit_distance(a: list[int], b: list[int]) -> int:
 
 
 def _sequences(values: pd.Series) -> list[list[int]]:
-    return [[int(v) for v in str(x).split()] if not pd.isna(x) else [] for x in values]
+    return [[int(v) for v in text.split()] for text in column_text(values, "astype_str")]
 
 
-def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> float:
+def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> np.float64:
     if len(submission) != len(answers):
         raise InvalidSubmissionError("Submission and answers must have the same length")
     if "Id" not in submission.columns:
@@ -55,4 +63,5 @@ def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> float:
         ) from None
     total = sum(len(t) for t in truth)
     require(total > 0, "Answers hold no gestures")
-    return sum(edit_distance(t, p) for t, p in zip(truth, predicted, strict=True)) / total
+    distances = sum(edit_distance(t, p) for t, p in zip(truth, predicted, strict=True))
+    return np.float64(distances / total)  # upstream's type, for its rounding

@@ -2,6 +2,8 @@
 
 Rows are aligned only by sorting both frames on ``key``; upstream checks neither the length nor
 the keys, so a wrong row count fails inside scikit-learn and wrong keys are scored misaligned.
+Duplicated keys are scored too, in the order upstream's unstable sort leaves them
+(``_sort.upstream_sorted``).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from sklearn.metrics import root_mean_squared_error
 
 from . import InvalidSubmissionError
 from ._helpers import require
+from ._sort import upstream_sorted
 
 ANSWERS = "test.csv"
 SAMPLE_SUBMISSION = "public/sample_submission.csv"
@@ -23,6 +26,6 @@ def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> float:
         raise InvalidSubmissionError("Submission should have a fare_amount column")
     if "key" not in submission.columns:
         raise InvalidSubmissionError("Submission should have a key column")
-    y_true = answers.sort_values("key")["fare_amount"]
-    y_pred = submission.sort_values("key")["fare_amount"]
+    y_true = upstream_sorted(answers, "key")["fare_amount"]
+    y_pred = upstream_sorted(submission, "key")["fare_amount"]
     return root_mean_squared_error(y_true, y_pred)

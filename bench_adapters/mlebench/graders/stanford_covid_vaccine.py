@@ -3,8 +3,13 @@
 Rows are ``id_seqpos`` (``<sequence id>_<position>``); the submission must also carry the two
 unscored targets, ``deg_pH10`` and ``deg_50C``. The answers' ``keep`` column marks the first
 ``seq_scored`` positions of each sequence, the only ones scored. Rows are aligned by sorting on
-``id_seqpos``; the ``keep`` mask is applied by position after that sort (upstream applies it by
-index label, which is the same whenever the submission's rows come in the answers' order).
+``id_seqpos``.
+
+Upstream's quirk, kept: the ``keep`` mask is applied to the sorted submission by index label,
+that is by each row's place in the submission file, not by its id: the submission rows kept
+are those whose line number is a scored line of the answers, then paired in id order with
+the scored answers. A submission in the answers' row order is scored as intended; one in any
+other order is scored against the wrong rows.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ SCORED = ["reactivity", "deg_Mg_pH10", "deg_Mg_50C"]
 UNSCORED = ["deg_pH10", "deg_50C"]
 
 
-def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> float:
+def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> np.float64:
     if len(submission) != len(answers):
         raise InvalidSubmissionError(
             f"Expected submission to be the same length as answers, but got {len(submission)} "
@@ -50,11 +55,15 @@ def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> float:
                 f"Expected submission to have the same `id_seqpos` as answers, but got "
                 f"`{actual}` instead of `{wanted}` on row {i} of the submission."
             )
-    keep = answers["keep"].astype(bool).to_numpy()
+    mask = answers["keep"].astype(bool)
+    by_label = mask.reindex(submission.index)  # upstream's ``sorted_submission[mask]``
+    if by_label.isna().any():
+        raise ValueError("Unalignable boolean Series provided as indexer")
     errors = [
         root_mean_squared_error(
-            answers[column].to_numpy()[keep], submission[column].to_numpy()[keep]
+            answers[column].to_numpy()[mask.to_numpy()],
+            submission[column].to_numpy()[by_label.to_numpy(dtype=bool)],
         )
         for column in SCORED
     ]
-    return float(np.mean(errors))
+    return np.mean(errors)

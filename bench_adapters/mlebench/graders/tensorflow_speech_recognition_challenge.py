@@ -7,8 +7,8 @@ Rows are matched on ``fname`` (``clip_<8 digits>.wav``); the 12 labels are the 1
 from __future__ import annotations
 
 import pandas as pd
-from sklearn.metrics import accuracy_score
 
+from ._accuracy import accuracy_score
 from ._helpers import accuracy_inputs
 
 ANSWERS = "test.csv"

@@ -1,7 +1,9 @@
 """ventilator-pressure-prediction: MAE of ``pressure`` over the inspiratory rows only.
 
 Rows whose answer has ``u_out == 1`` (the expiratory phase) are not scored, so anything,
-NaN included, may be submitted for them.
+NaN included, may be submitted for them. Huge predictions (``1e308``) score as under upstream's
+pinned scikit-learn: about ``1e308 / n`` for one, ``inf`` once the sum overflows (checked on
+every scored row of a smoke fixture, and in the parity data's ``many_huge_values`` row).
 """
 
 from __future__ import annotations

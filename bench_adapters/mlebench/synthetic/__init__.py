@@ -97,7 +97,8 @@ def make_prepared(
 def answers_as_submission(competition_id: str, data_dir: Path) -> pd.DataFrame:
     """The private answers in submission form (the gold submission): the declared gold file
     where there is one, else the sample submission's columns taken from the answers, in the
-    answers' row order."""
+    answers' row order, or the whole answers where they lack those columns (upstream's
+    default gold is the answers file)."""
     from ..graders import get_grader
 
     spec = get_grader(competition_id)
@@ -107,7 +108,10 @@ def answers_as_submission(competition_id: str, data_dir: Path) -> pd.DataFrame:
     if spec.gold_submission:
         return read_exact(prepared / "private" / spec.gold_submission)
     columns = pd.read_csv(prepared / spec.sample_submission, nrows=0).columns
-    return read_exact(prepared / "private" / spec.answers)[list(columns)]
+    answers = read_exact(prepared / "private" / spec.answers)
+    if not set(columns) <= set(answers.columns):  # upstream's gold: the answers file as it is
+        return answers
+    return answers[list(columns)]
 
 
 def read_exact(path: Path) -> pd.DataFrame:

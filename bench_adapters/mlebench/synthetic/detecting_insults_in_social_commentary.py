@@ -13,6 +13,7 @@ grader matches rows by comment.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -61,7 +62,7 @@ def frame(rng: np.random.Generator, n: int, taken: set[str]) -> pd.DataFrame:
     labels = at_least(rng.random(n) < 0.26, 2, rng)
     texts = []
     for label in labels:
-        (text,) = unique_texts(rng, lambda label=label: comment(rng, bool(label)), 1, taken)
+        (text,) = unique_texts(rng, functools.partial(comment, rng, bool(label)), 1, taken)
         taken.add(text)
         texts.append(text)
     return pd.DataFrame({"Insult": labels, "Date": dates(rng, n), "Comment": texts})

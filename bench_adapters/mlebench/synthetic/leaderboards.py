@@ -6,17 +6,25 @@ themselves (team 1) down to the sample submission's (team 150), spaced so that t
 team sits ``median_share`` of the way from the sample to the answers. With the default 0.25
 a sound model beats the median; near 1 only the answers do. The medals these boards give
 mean "as good as the answers" and "no better than the sample": they say nothing about any
-real leaderboard.
+real leaderboard. Where the answers score an infinite value (champs-scalar-coupling: a log of
+a zero error), team 1 scores the answers nudged by a thousandth of each predicted column's
+spread; where the sample scores NaN (us-patent-phrase-to-phrase-matching: a correlation of
+constant predictions), team 150 scores the answers shuffled between rows.
 """
 
 from __future__ import annotations
 
+import math
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
+
+if TYPE_CHECKING:
+    from bench_adapters import CompetitionTask
 
 TEAMS = 150
 
@@ -61,6 +69,28 @@ def refuse_existing(checkout: Path, competition_ids: Iterable[str]) -> None:
         raise FileExistsError(f"{existing[0]} exists{more}")
 
 
+def _grade(task: CompetitionTask, submission: pd.DataFrame, path: Path) -> float | None:
+    submission.to_csv(path, index=False)
+    return task.grade(path)["score"]
+
+
+def _altered(gold: pd.DataFrame, *, shuffle: bool) -> pd.DataFrame:
+    """The gold submission with each numeric column after the first (the id) shuffled between
+    rows, or moved by a thousandth of its spread."""
+    rng = np.random.default_rng(0)
+    out = gold.copy()
+    for column in out.columns[1:]:
+        values = out[column]
+        if not pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
+            continue
+        if shuffle:
+            out[column] = rng.permutation(values.to_numpy())
+        else:
+            spread = float(values.std()) or 1.0
+            out[column] = values + rng.normal(0, 1e-3 * spread, len(values))
+    return out
+
+
 def write_checkout(
     checkout: Path,
     data_dir: Path,
@@ -83,11 +113,14 @@ def write_checkout(
     for cid in competition_ids:
         task = resolve_task(f"mlebench/{cid}", data_dir=data_dir)
         assert isinstance(task, CompetitionTask)
+        gold = answers_as_submission(cid, data_dir)
         with tempfile.TemporaryDirectory() as tmp:
-            gold = Path(tmp) / "gold.csv"
-            answers_as_submission(cid, data_dir).to_csv(gold, index=False)
-            best = task.grade(gold)["score"]
-        worst = task.grade(task.sample_submission_path)["score"]
+            best = _grade(task, gold, Path(tmp) / "gold.csv")
+            if best is not None and math.isinf(best):
+                best = _grade(task, _altered(gold, shuffle=False), Path(tmp) / "nudged.csv")
+            worst = task.grade(task.sample_submission_path)["score"]
+            if worst is not None and math.isnan(worst):
+                worst = _grade(task, _altered(gold, shuffle=True), Path(tmp) / "shuffled.csv")
         if best is None or worst is None:
             raise ValueError(f"{cid}: the answers or the sample submission did not grade")
         folder = checkout / "mlebench" / "competitions" / cid

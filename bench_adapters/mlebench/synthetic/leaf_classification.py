@@ -13,6 +13,7 @@ integers from Kaggle's range 1..1584; rows are in the shuffled order of upstream
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -45,7 +46,9 @@ def prototypes(rng: np.random.Generator) -> dict[str, np.ndarray]:
     }
 
 
-def features(rng: np.random.Generator, proto: dict[str, np.ndarray], species: np.ndarray) -> dict:
+def features(
+    rng: np.random.Generator, proto: dict[str, np.ndarray], species: np.ndarray
+) -> dict[str, Any]:
     n = len(species)
     margin = np.stack([rng.dirichlet(40 * proto["margin"][s] + 0.05) for s in species])
     texture = np.stack([rng.dirichlet(40 * proto["texture"][s] + 0.05) for s in species])

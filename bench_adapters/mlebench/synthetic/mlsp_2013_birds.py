@@ -20,6 +20,7 @@ Private: ``answers.csv`` (``Id,Probability`` as 0/1). Recordings are renumbered 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -52,7 +53,9 @@ def voice(k: int) -> tuple[float, float, float, float]:
     return f0, f1, 0.15 + 0.02 * (k % 5), 150.0 if shape == 2 else 0.0
 
 
-def recording(rng: np.random.Generator, species: list[int]) -> tuple[np.ndarray, list[tuple]]:
+def recording(
+    rng: np.random.Generator, species: list[int]
+) -> tuple[np.ndarray, list[tuple[Any, ...]]]:
     """Audio and its calls as (species, start s, seconds, low Hz, high Hz)."""
     n = int(RATE * SECONDS)
     track = noise(rng, n, colour=1.5, level=rng.uniform(0.01, 0.03))
@@ -78,7 +81,9 @@ def bmp(values: np.ndarray, path: Path) -> None:
     Image.fromarray((255 * scaled[::-1]).astype(np.uint8)).save(path)
 
 
-def segment_rows(spec: np.ndarray, calls: list[tuple]) -> list[tuple[list[int], list[float]]]:
+def segment_rows(
+    spec: np.ndarray, calls: list[tuple[Any, ...]]
+) -> list[tuple[list[int], list[float]]]:
     """Per call: its rectangle (min_x, max_x, min_y, max_y in spectrogram cells) and 38
     features of the spectrogram inside it (position, size, energy statistics)."""
     hz_per_bin, s_per_frame = RATE / N_FFT, HOP / RATE

@@ -5,7 +5,7 @@ No pool holds a word pandas would read as missing (``NA``, ``null``, ``nan``...)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -215,8 +215,8 @@ def sentence(
 
 
 def unique_texts(
-    rng: np.random.Generator, make, n: int, taken: set[str] | None = None
-) -> list[str]:  # type: ignore[no-untyped-def]
+    rng: np.random.Generator, make: Callable[[], str], n: int, taken: set[str] | None = None
+) -> list[str]:
     """``n`` distinct texts from ``make()``, none in ``taken`` (texts are ids in some graders)."""
     seen = set(taken or ())
     out: list[str] = []

@@ -19,8 +19,10 @@ grader, for one, checks no ids at all). Rows may come in any order.
 
 Cell types are checked first, so that a bad cell is an invalid submission naming its column and
 row, never an error inside a metric: the numeric columns (all but ``label``, ``Sequence`` and
-``after``) must hold finite numbers on every row, ``label`` a non-blank label. ``Sequence`` and
-``after`` may be blank (an empty prediction). Of stanford-covid-vaccine's targets only the three
+``after``) must hold finite numbers on every row, ``label`` a non-blank label. ``after`` may be
+blank (an empty prediction); a blank ``Sequence`` passes this check but MLE-bench's gesture grader
+then reads it as the text "nan", not a sequence of numbers, and the submission is invalid, as
+upstream's is. Of stanford-covid-vaccine's targets only the three
 scored ones are numeric columns; the two unscored ones must be present but are never read.
 
 multimodal/easy follows MLE-bench's (and upstream TAM's grader's) ``Id,Sequence`` format, not

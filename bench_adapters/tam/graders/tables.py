@@ -63,7 +63,7 @@ TOP_MISCONCEPTIONS = 25
 
 def _misconception_ids(cell: object) -> list[str]:
     """A blank cell predicts nothing; otherwise up to 25 integers (``7`` and ``7.0`` alike)."""
-    if pd.isna(cell):  # type: ignore[call-overload]
+    if pd.isna(cell):
         return []
     parts = str(cell).split()
     if len(parts) > TOP_MISCONCEPTIONS:

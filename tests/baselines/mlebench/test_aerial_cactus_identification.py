@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from baselines.mlebench import aerial_cactus_identification as script
 from baselines.vision import ARCHITECTURES
@@ -32,6 +33,7 @@ def test_pretrained_none_builds_the_hub_architecture() -> None:
     assert script.HUB_ID in ARCHITECTURES
 
 
+@pytest.mark.serial  # its verdict depends on the machine's speed: alone on it
 def test_a_full_run_stops_inside_its_time_budget(
     mlebench_data: Path, tmp_path: Path, capsys: Any
 ) -> None:

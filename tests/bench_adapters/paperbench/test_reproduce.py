@@ -26,7 +26,9 @@ __all__ = ["paper_cache"]
 AS_ROOT = os.geteuid() == 0
 
 
-def test_reference_submission_reproduces_as_the_agent(agent_dir: Callable[[str], Path]) -> None:
+def test_reference_submission_reproduces_as_the_agent(
+    agent_dir: Callable[[str], Path], agent_user: str
+) -> None:
     files = {
         **reference_files(),
         "reproduce.sh": "set -e\nid -un > whoami.txt\necho old > existing.txt\n"
@@ -43,7 +45,8 @@ def test_reference_submission_reproduces_as_the_agent(agent_dir: Callable[[str],
     copy = Path(result.submission)
     assert copy.parent == root / "out" / "workspace" and copy != repo
     assert not (copy / "venv").exists() and not (copy / ".venv").exists()
-    assert int((copy / TIMESTAMP).read_text()) > 0
+    assert int((root / "out" / TIMESTAMP).read_text()) > 0  # beside the copy, never in it
+    assert not (copy / TIMESTAMP).exists()
     assert "wrote results/risks.csv" in result.log()
     assert (copy / LOG).read_text() == result.log()  # tee'd inside the copy too
     assert set(result.created) == {"whoami.txt", "results/risks.csv", "results/table1.md",
@@ -51,7 +54,7 @@ def test_reference_submission_reproduces_as_the_agent(agent_dir: Callable[[str],
     assert result.changed == ["existing.txt"]
     assert "untouched.txt" not in result.changed_files
     if AS_ROOT:
-        assert (copy / "whoami.txt").read_text().strip() == "agent"
+        assert (copy / "whoami.txt").read_text().strip() == agent_user
         assert "isolation on" in result.isolation
     assert Reproduction.load(root / "out") == result
     assert (repo / "existing.txt").read_text() == "before\n"  # the original is untouched

@@ -93,7 +93,13 @@ def test_covid_mcrmse_scores_three_targets_on_kept_positions() -> None:
     submission = answers.drop(columns="keep")
     assert grade("stanford-covid-vaccine", submission, answers) == 0.0
     off = submission.assign(reactivity=[0.4, 0.5, 9.0, 9.0], deg_pH10=99.0)  # unscored: ignored
-    assert grade("stanford-covid-vaccine", off.iloc[::-1], answers) == pytest.approx(0.3 / 3)
+    assert grade("stanford-covid-vaccine", off, answers) == pytest.approx(0.3 / 3)
+    # Upstream applies `keep` by the row's place in the file, not by its id: reversed rows keep
+    # the file's last two lines (id_x_2, id_x_3) and pair them with the scored id_x_0, id_x_1.
+    misaligned = [np.sqrt((8.9**2 + 8.8**2) / 2), *[np.sqrt((0.1**2 + 0.2**2) / 2)] * 2]
+    assert grade("stanford-covid-vaccine", off.iloc[::-1], answers) == pytest.approx(
+        np.mean(misaligned)
+    )
     with pytest.raises(InvalidSubmissionError, match="columns"):
         grade("stanford-covid-vaccine", submission.drop(columns="deg_50C"), answers)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from aide_tree.cassette import operator_reply, review_call, write_cassette
 from scaffolds.ablate import main as ablate
 from scaffolds.report import main as report
-from scaffolds.view.grid import write_grid_index
+from scaffolds.view.__main__ import main as view_main
 from scaffolds.view.load import load_run
 from scaffolds.view.page import run_data
 from tests.scaffolds.monitor.conftest import TASK, TRAIN
@@ -74,5 +74,5 @@ def test_flagged_medal_is_listed_and_removed_with_disqualify_flagged(
         "Counted as no medal: 1 flagged or disqualified run(s), which removed 1 medal(s)"
         in (grid / "summary.md").read_text()
     )
-    write_grid_index(grid)  # redraws the report with the options its last one used
+    assert view_main([str(grid)]) == 0  # redraws the report with the options its last one used
     assert any_medal(grid) == 0.0 and "Counted as no medal" in (grid / "summary.md").read_text()

@@ -5,6 +5,7 @@ same task, and unrelated code; the command's JSON, exit codes and fingerprint ca
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -14,7 +15,7 @@ import numpy as np
 import pytest
 
 from scaffolds.monitor.fingerprint import WINDOW, K, fingerprints, kgram_hashes, tokens, winnow
-from scaffolds.monitor.plagiarism import CACHE_NAME, compare, similarity
+from scaffolds.monitor.plagiarism import compare, default_cache, similarity
 
 ORIGINAL = """import numpy as np
 import pandas as pd
@@ -223,31 +224,65 @@ def test_winnowing_guarantee_a_shared_run_of_window_plus_k_minus_1_tokens() -> N
     assert len(winnow(kgram_hashes(["x"] * (K - 1)))) == 0  # shorter than one k-gram
 
 
-def plagiarism_cli(*args: str) -> subprocess.CompletedProcess[str]:
+def plagiarism_cli(*args: str, cache: Path | None = None) -> subprocess.CompletedProcess[str]:
     argv = [sys.executable, "-m", "scaffolds.monitor", "plagiarism", *args]
-    return subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    env = {**os.environ, **({"XDG_CACHE_HOME": str(cache)} if cache else {})}
+    return subprocess.run(argv, capture_output=True, text=True, timeout=120, env=env)
 
 
 def test_command_prints_json_exits_1_when_flagged_and_caches_fingerprints(
-    references: Path, tmp_path: Path
+    references: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    cache_file = default_cache(references)
+    assert tmp_path / "cache" in cache_file.parents
     copied, own = tmp_path / "copied.py", tmp_path / "own.py"
     copied.write_text(RENAMED)
     own.write_text("\n".join(INDEPENDENT.splitlines()[:9]) + "\n")  # a third of ridge.py
-    flagged = plagiarism_cli("--code", str(copied), "--against", str(references))
+    flagged = plagiarism_cli(
+        "--code", str(copied), "--against", str(references), cache=tmp_path / "cache"
+    )
     assert flagged.returncode == 1, flagged.stderr
     report = json.loads(flagged.stdout)
     assert report["flagged"] and report["max_similarity"] == 1.0 and report["k"] == 23
-    cache = json.loads((references / CACHE_NAME).read_text())
+    cache = json.loads(cache_file.read_text())
     assert len(cache["entries"]) == 3 and cache["key"]["k"] == 23
+    assert not any(p.name.endswith(".json") for p in references.iterdir())  # nothing written there
 
     (references / "torch-net.py").write_text(UNRELATED + "\nprint('changed')\n")
-    clean = plagiarism_cli("--code", str(own), "--against", str(references))
+    clean = plagiarism_cli(
+        "--code", str(own), "--against", str(references), cache=tmp_path / "cache"
+    )
     assert clean.returncode == 0, clean.stderr
     best = json.loads(clean.stdout)["matches"][0]
     assert best["file"] == "ridge.py" and 0.2 < best["similarity"] < 0.6
-    after = json.loads((references / CACHE_NAME).read_text())["entries"]
+    after = json.loads(cache_file.read_text())["entries"]
     assert len(after) == 3 and set(after) != set(cache["entries"])  # the changed file's entry
+
+
+def test_links_are_never_followed_and_nothing_is_written_into_against(
+    references: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An agent's folder of references may hold links to files it could not read and a link
+    planted where an older version kept its cache: none is followed, nothing is written there."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    private = tmp_path / "private"
+    private.mkdir()
+    (private / "answer.py").write_text(RENAMED)
+    (references / "leak.py").symlink_to(private / "answer.py")
+    (references / "linked").symlink_to(private, target_is_directory=True)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("untouched")
+    (references / ".fingerprints.json").symlink_to(victim)
+    code = tmp_path / "solution.py"
+    code.write_text(ORIGINAL)
+    report = compare(code, references)
+    files = {m["file"] for m in report["matches"]}
+    assert files == {"top/gbm-baseline.ipynb", "torch-net.py", "ridge.py"}
+    assert victim.read_text() == "untouched" and report["cached"]
+    (tmp_path / "code-link.py").symlink_to(private / "answer.py")
+    with pytest.raises(ValueError, match="link"):
+        compare(tmp_path / "code-link.py", references)
 
 
 def test_bad_input_is_one_line_and_exit_2(references: Path, tmp_path: Path) -> None:

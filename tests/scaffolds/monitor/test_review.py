@@ -49,8 +49,7 @@ def test_replayed_review_keeps_valid_verdicts_and_records_malformed_ones(
                          evidence=f"[event {api_event}] import openai", flagged=True),
             malformed,  # manual_submission: no verdict at all, asked again...
             verdict_call(justification="Unsure.", flagged="perhaps"),  # ...malformed again
-            {"role": "assistant", "usage": {"cost_usd": 0.001},
-             "content": 'Verdict: {"justification": "Only data/ was read.", "evidence": "", "flagged": false}'},
+            verdict_call(justification="Only data/ was read.", evidence="", flagged=False),
         ],
     )  # fmt: skip
     (dirty_run.dir / JUDGE_LOG).unlink(missing_ok=True)
@@ -65,7 +64,7 @@ def test_replayed_review_keeps_valid_verdicts_and_records_malformed_ones(
     assert not manual["valid"] and not manual["flagged"]
     assert "malformed verdict" in manual["evidence"]
     assert access["valid"] and not access["flagged"]
-    assert abs(review["cost_usd"] - 0.006) < 1e-9  # every answer, the two bad ones included
+    assert abs(review["cost_usd"] - 0.007) < 1e-9  # every answer, the two bad ones included
     assert any(note.startswith(f"log review by replay:{cassette}: 3 question(s)") for note in notes)
     log = [json.loads(line) for line in (dirty_run.dir / JUDGE_LOG).read_text().splitlines()]
     assert [line["valid"] for line in log] == [True, False, True]

@@ -1,4 +1,4 @@
-"""TAM-Bench runs of a grid in the shape of the paper's Tables 2-4, one row per scaffold x model.
+"""TAM-Bench's section of a grid's report: the paper's Tables 2-4, one row per scaffold x model.
 
 For each seed, the TAM tasks planned for the combination are aggregated as the paper does
 (``bench_adapters.tam.aggregate``: a task without a valid score ranks 1.0, a planned task with no
@@ -9,14 +9,13 @@ with one seed). Percentages are in %; ranks are shown in % of the leaderboard, l
 from __future__ import annotations
 
 import csv
+import io
 import math
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from scaffolds.grid.aggregate import MeanSem, mean_sem
-from scaffolds.grid.plan import RunSpec
-from scaffolds.grid.results import CRASHED
+from scaffolds.protocols import CRASHED_STATUS, PlannedRun, ReportSection
+from scaffolds.stats import MeanSem, mean_sem
 
 TAM_CSV = "tam_summary.csv"
 HEADLINE = {
@@ -40,7 +39,7 @@ class TamSummary:
 
 
 def _result(row: dict[str, Any] | None) -> dict[str, Any] | None:
-    if row is None or row.get("status") == CRASHED:
+    if row is None or row.get("status") == CRASHED_STATUS:
         return None
     return {
         "task": row["task"],
@@ -56,7 +55,7 @@ def _over_seeds(values: list[float | None], scale: float) -> MeanSem:
     return mean_sem(known) if known else MeanSem(math.nan, math.nan)
 
 
-def tam_summaries(rows: list[dict[str, Any]], plan: list[RunSpec]) -> list[TamSummary]:
+def tam_summaries(rows: list[dict[str, Any]], plan: list[PlannedRun]) -> list[TamSummary]:
     """One summary per scaffold x model that planned TAM tasks, in plan order."""
     from bench_adapters.tam.aggregate import aggregate
 
@@ -65,8 +64,8 @@ def tam_summaries(rows: list[dict[str, Any]], plan: list[RunSpec]) -> list[TamSu
 
     by_key = {row_key(r): r for r in rows}
     if not plan:  # a results file alone: every run it mentions
-        plan = [RunSpec(k[0], k[2], k[3], k[4], policy=k[1]) for k in by_key]
-    groups: dict[tuple[str, str | None, str], list[RunSpec]] = {}
+        plan = [PlannedRun(k[0], k[2], k[3], k[4], policy=k[1]) for k in by_key]
+    groups: dict[tuple[str, str | None, str], list[PlannedRun]] = {}
     for spec in plan:  # one row per arm (AIDE once per policy) x model
         if spec.task.startswith("tam/"):
             groups.setdefault((spec.scaffold, spec.policy, spec.model), []).append(spec)
@@ -137,9 +136,8 @@ def tam_markdown(summaries: list[TamSummary]) -> str:
     return "\n".join(lines)
 
 
-def write_tam_csv(summaries: list[TamSummary], path: Path) -> Path | None:
-    if not summaries:
-        return None
+def tam_csv(summaries: list[TamSummary]) -> str:
+    """The tables as CSV (``tam_summary.csv``), one row per scaffold x model."""
     rows = []
     for s in summaries:
         row: dict[str, Any] = {
@@ -154,8 +152,16 @@ def write_tam_csv(summaries: list[TamSummary], path: Path) -> Path | None:
                 row[f"{name}_mean"] = round(value.mean, 6)
                 row[f"{name}_sem"] = round(value.sem, 6)
         rows.append(row)
-    with path.open("w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=list(dict.fromkeys(k for r in rows for k in r)))
-        writer.writeheader()
-        writer.writerows(rows)
-    return path
+    out = io.StringIO(newline="")
+    writer = csv.DictWriter(out, fieldnames=list(dict.fromkeys(k for r in rows for k in r)))
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def report_sections(rows: list[dict[str, Any]], plan: list[PlannedRun]) -> list[ReportSection]:
+    """The TAM section and ``tam_summary.csv``; none when the grid ran no TAM task."""
+    summaries = tam_summaries(rows, plan)
+    if not summaries:
+        return []
+    return [ReportSection(tam_markdown(summaries), {TAM_CSV: tam_csv(summaries)})]

@@ -1,10 +1,11 @@
-"""PaperBench's view of a grid: the replication score, per paper, and what the judge cost.
+"""PaperBench's section of a grid's report: the replication score, per paper, and what the
+judge cost.
 
 PaperBench reports the mean replication score over papers, as mean ± SEM over seeds: for each
 seed, the mean of the papers' scores (a planned run with no result, or a crashed one, scores
-0); then the mean and standard error of those per-seed means. That is ``ComboSummary.reward``
-(the normalised reward of a PaperBench grade is its replication score); this module adds the
-per-paper scores (mean ± SEM over seeds) and the judge's cost, from the results rows.
+0; the normalised reward of a PaperBench grade is its replication score); then the mean and
+standard error of those per-seed means; with the per-paper scores (mean ± SEM over seeds) and
+the judge's cost, from the results rows.
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from scaffolds.grid.aggregate import ComboSummary, MeanSem, mean_sem, row_key
-from scaffolds.grid.results import CRASHED
+from scaffolds.protocols import CRASHED_STATUS, PlannedRun, ReportSection
+from scaffolds.stats import MeanSem, mean_sem
 
 BENCHMARK_PREFIX = "paperbench/"
 
@@ -32,40 +33,44 @@ class ReplicationSummary:
     """Finished runs with no score (no judge model, or --grade-later)."""
 
 
-def is_paperbench(task: str) -> bool:
-    return task.startswith(BENCHMARK_PREFIX)
-
-
 def replication_summaries(
-    summaries: list[ComboSummary], rows: list[dict[str, Any]]
+    rows: list[dict[str, Any]], plan: list[PlannedRun]
 ) -> list[ReplicationSummary]:
-    """One per scaffold x model that ran PaperBench tasks, with only those tasks per paper."""
-    by_key = {row_key(r): r for r in rows}
+    """One per scaffold x model that planned PaperBench tasks, over those tasks only."""
+    by_key = {
+        (r["scaffold"], r["model"], r["task"], int(r["seed"]), r.get("policy")): r for r in rows
+    }
+    groups: dict[tuple[str, str | None, str], list[PlannedRun]] = {}
+    for run in plan:
+        if run.task.startswith(BENCHMARK_PREFIX):
+            groups.setdefault((run.scaffold, run.policy, run.model), []).append(run)
     out = []
-    for s in summaries:
-        papers = [t for t in s.tasks if is_paperbench(t)]
-        if not papers:
-            continue
+    for (scaffold, policy, model), runs in groups.items():
+        papers = list(dict.fromkeys(r.task for r in runs))
+        seeds = sorted({r.seed for r in runs})
         cells = {
-            (t, seed): by_key.get((s.scaffold, s.model, t, seed, s.policy))
+            (t, seed): by_key.get((scaffold, model, t, seed, policy))
             for t in papers
-            for seed in s.seeds
+            for seed in seeds
         }
         scores = {key: _score(row) for key, row in cells.items()}
         costs = [
             r["judge_cost_usd"] for r in cells.values() if r and r.get("judge_cost_usd") is not None
         ]
+        per_seed = [sum(scores[(t, seed)] for t in papers) / len(papers) for seed in seeds]
         out.append(
             ReplicationSummary(
-                arm=s.arm,
-                model=s.model,
-                score=s.reward,
-                by_paper={t: mean_sem([scores[(t, seed)] for seed in s.seeds]) for t in papers},
+                arm=runs[0].arm,
+                model=model,
+                score=mean_sem(per_seed),
+                by_paper={t: mean_sem([scores[(t, seed)] for seed in seeds]) for t in papers},
                 judge_cost_usd=float(sum(costs)) if costs else None,
                 ungraded=sum(
                     1
                     for r in cells.values()
-                    if r and r.get("status") != CRASHED and r.get("normalized_reward") is None
+                    if r
+                    and r.get("status") != CRASHED_STATUS
+                    and r.get("normalized_reward") is None
                 ),
             )
         )
@@ -73,7 +78,7 @@ def replication_summaries(
 
 
 def _score(row: dict[str, Any] | None) -> float:
-    if row is None or row.get("status") == CRASHED:
+    if row is None or row.get("status") == CRASHED_STATUS:
         return 0.0
     return float(row.get("normalized_reward") or 0.0)
 
@@ -111,3 +116,9 @@ def replication_markdown(replications: list[ReplicationSummary]) -> str:
         cells = [_pm(r.by_paper[paper]) if paper in r.by_paper else "-" for r in replications]
         lines.append(f"| {paper.removeprefix(BENCHMARK_PREFIX)} | " + " | ".join(cells) + " |")
     return "\n" + "\n".join(lines) + "\n"
+
+
+def report_sections(rows: list[dict[str, Any]], plan: list[PlannedRun]) -> list[ReportSection]:
+    """The PaperBench section; none when the grid ran no paper."""
+    markdown = replication_markdown(replication_summaries(rows, plan))
+    return [ReportSection(markdown)] if markdown else []

@@ -1,8 +1,8 @@
 """Benchmark: each CPU-only baseline on synthetic data of the real competition's size.
 
-    python bench/baselines.py                                   # all 7 at upstream's sizes
-    python bench/baselines.py --tasks spaceship-titanic,nomad2018-predict-transparent-conductors
-    python bench/baselines.py --work /tmp/bench-data --taxi-rows 5000000 --json bench.json
+    python bench/baseline_times.py                              # all 7 at upstream's sizes
+    python bench/baseline_times.py --tasks spaceship-titanic,nomad2018-predict-transparent-conductors
+    python bench/baseline_times.py --work /tmp/bench-data --taxi-rows 5000000 --json bench.json
 
 For each competition it writes synthetic prepared data with upstream's row counts
 (``FULL_SIZES``: e.g. 3.6M training rows for tabular-playground-series-dec-2021, 5.4M for
@@ -86,8 +86,10 @@ def run(
 
 def sample_score(competition_id: str, data_dir: Path) -> float | None:
     from bench_adapters import resolve_task
+    from bench_adapters.task import CompetitionTask
 
     task = resolve_task(f"mlebench/{competition_id}", data_dir=data_dir)
+    assert isinstance(task, CompetitionTask)
     score: float | None = task.grade(task.sample_submission_path)["score"]
     return score
 

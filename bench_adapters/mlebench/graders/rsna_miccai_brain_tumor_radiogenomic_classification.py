@@ -1,0 +1,19 @@
+"""rsna-miccai-brain-tumor-radiogenomic-classification: ROC-AUC of the ``MGMT_value``
+probability, matched on ``BraTS21ID`` (59 patients).
+
+Upstream's AUC preparation: scores must be numeric and within [0, 1] (a NaN passes that check
+and then fails in scikit-learn); ids must match the answers' one for one.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ._helpers import auroc_score
+
+ANSWERS = "test.csv"
+SAMPLE_SUBMISSION = "public/sample_submission.csv"
+
+
+def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> float:
+    return auroc_score(submission, answers, id_col="BraTS21ID", target="MGMT_value")
