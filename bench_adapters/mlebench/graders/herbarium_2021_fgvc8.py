@@ -1,20 +1,9 @@
-"""herbarium-2021-fgvc8: macro-F1 of the predicted species (``Predicted``, an integer category id)
-against the true ones, rows matched on ``Id``.
-
-Upstream's quirks, kept: the average runs over the union of true and predicted labels, so every
-category predicted but never true adds a zero; each cell goes through Python's ``int`` (a float
-is truncated, text such as ``"12"`` parses, a blank, ``"1.0"`` or an infinity fails).
-"""
+"""herbarium-2021-fgvc8: graded as herbarium-2020-fgvc7 is (macro-F1 of the integer species id
+``Predicted`` over the union of true and predicted labels, rows matched on ``Id``, the answers'
+columns checked); only the data differ."""
 
 from __future__ import annotations
 
-import pandas as pd
+from .herbarium_2020_fgvc7 import ANSWERS, SAMPLE_SUBMISSION, grade
 
-from ._labelsets import integer_f1_inputs, macro_f1
-
-ANSWERS = "answers.csv"
-SAMPLE_SUBMISSION = "public/sample_submission.csv"
-
-
-def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> float:
-    return macro_f1(*integer_f1_inputs(submission, answers, check_answers=True))
+__all__ = ["ANSWERS", "SAMPLE_SUBMISSION", "grade"]
