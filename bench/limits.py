@@ -7,8 +7,9 @@ Each run is ``python -m scaffolds.iterative`` on the demo task with the bundled 
 (SmolLM2-135M over llama.cpp's HTTP server), no output cap, and a time limit drawn at random
 (seeded). The model often writes until its window is full, so calls are cut at the limit. For
 each run it prints the limit, the run's agent time and wall time from run.json, the wall time
-of the whole command, the overshoot (command wall time minus the limit) and the status; then
-the largest overshoot. Goal: at most 5 s plus ``scaffolds.session.MODEL_GRACE_S``.
+of the whole command, the overshoot (the run's wall time minus the limit; the command's own
+start-up, before the run's clock starts, is shown but not counted) and the status; then the
+largest overshoot. Goal: at most 5 s plus ``scaffolds.session.MODEL_GRACE_S``.
 """
 
 from __future__ import annotations
