@@ -24,6 +24,25 @@ def ids_differ(left: pd.Series, right: pd.Series) -> bool:
     return bool((left.values != right.values).any())
 
 
+def sorted_by_id(
+    submission: pd.DataFrame, answers: pd.DataFrame, id_col: str, message: str
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Both frames sorted on ``id_col``, their ids then compared element by element as upstream
+    compares them: ``InvalidSubmissionError(message)`` where they differ, and numpy's own
+    ``ValueError`` (graded invalid, as upstream's is) where the lengths cannot be broadcast."""
+    submission = submission.sort_values(by=id_col)
+    answers = answers.sort_values(by=id_col)
+    submitted, expected = submission[id_col].to_numpy(), answers[id_col].to_numpy()
+    if len(submitted) != len(expected) and 1 not in (len(submitted), len(expected)):
+        raise ValueError(
+            f"operands could not be broadcast together with shapes ({len(submitted)},) "
+            f"({len(expected)},)"
+        )
+    if (submitted != expected).any():
+        raise InvalidSubmissionError(message)
+    return submission, answers
+
+
 def accuracy_inputs(
     submission: pd.DataFrame, answers: pd.DataFrame, target: str, id_col: str
 ) -> tuple[np.ndarray, np.ndarray]:

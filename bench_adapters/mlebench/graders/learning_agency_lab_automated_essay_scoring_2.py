@@ -13,7 +13,7 @@ import pandas as pd
 from sklearn.metrics import cohen_kappa_score
 
 from . import InvalidSubmissionError
-from ._helpers import require
+from ._helpers import require, sorted_by_id
 
 ANSWERS = "answers.csv"
 SAMPLE_SUBMISSION = "public/sample_submission.csv"
@@ -30,17 +30,9 @@ def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> float:
         raise InvalidSubmissionError(f"Submission must contain the id column '{ID}'")
     if submission.empty:
         raise InvalidSubmissionError("Submission DataFrame should not be empty")
-    submission = submission.sort_values(by=ID)
-    answers = answers.sort_values(by=ID)
-    submitted, expected = submission[ID].to_numpy(), answers[ID].to_numpy()
-    if len(submitted) != len(expected) and 1 not in (len(submitted), len(expected)):
-        # upstream compares the two id arrays elementwise: numpy cannot broadcast them
-        raise ValueError(
-            f"operands could not be broadcast together with shapes ({len(submitted)},) "
-            f"({len(expected)},)"
-        )
-    if (submitted != expected).any():
-        raise InvalidSubmissionError("Submission must contain the same ids as the answers")
+    submission, answers = sorted_by_id(
+        submission, answers, ID, "Submission must contain the same ids as the answers"
+    )
     y_pred = submission[TARGET].to_numpy()
     y_true = answers[TARGET].to_numpy()
     return float(cohen_kappa_score(y_pred, y_true, weights="quadratic"))

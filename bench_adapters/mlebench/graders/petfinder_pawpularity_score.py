@@ -12,7 +12,7 @@ import pandas as pd
 from sklearn.metrics import root_mean_squared_error
 
 from . import InvalidSubmissionError
-from ._helpers import require
+from ._helpers import require, sorted_by_id
 
 ANSWERS = "test.csv"
 SAMPLE_SUBMISSION = "public/sample_submission.csv"
@@ -32,15 +32,7 @@ def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> float:
         raise InvalidSubmissionError(f"Missing {TARGET} column in submission")
     if not submission[TARGET].between(1, 100).all():
         raise InvalidSubmissionError("Pawpularity in submission should be between 1 and 100")
-    submission = submission.sort_values(ID)
-    answers = answers.sort_values(ID)
-    submitted, expected = submission[ID].to_numpy(), answers[ID].to_numpy()
-    if len(submitted) != len(expected) and 1 not in (len(submitted), len(expected)):
-        # upstream compares the two id arrays elementwise: numpy cannot broadcast them
-        raise ValueError(
-            f"operands could not be broadcast together with shapes ({len(submitted)},) "
-            f"({len(expected)},)"
-        )
-    if (submitted != expected).any():
-        raise InvalidSubmissionError("IDs in submission do not match IDs in answers")
+    submission, answers = sorted_by_id(
+        submission, answers, ID, "IDs in submission do not match IDs in answers"
+    )
     return float(root_mean_squared_error(answers[TARGET].to_numpy(), submission[TARGET].to_numpy()))

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from . import InvalidSubmissionError
-from ._helpers import require
+from ._helpers import require, sorted_by_id
 
 ANSWERS = "answers.csv"
 SAMPLE_SUBMISSION = "public/sample_submission.csv"
@@ -54,15 +54,7 @@ def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> float:
     require(ID in answers.columns, f"Answers are missing the `{ID}` column.")
     require(TARGET in answers.columns, f"Answers are missing the `{TARGET}` column.")
     require(bool(answers[TARGET].isin([0, 1]).all()), f"Answers `{TARGET}` values must be 0 or 1.")
-    submission = submission.sort_values(by=ID)
-    answers = answers.sort_values(by=ID)
-    submitted, expected = submission[ID].to_numpy(), answers[ID].to_numpy()
-    if len(submitted) != len(expected) and 1 not in (len(submitted), len(expected)):
-        # upstream compares the two id arrays elementwise: numpy cannot broadcast them
-        raise ValueError(
-            f"operands could not be broadcast together with shapes ({len(submitted)},) "
-            f"({len(expected)},)"
-        )
-    if (submitted != expected).any():
-        raise InvalidSubmissionError("Submission should contain same ids as answers.")
+    submission, answers = sorted_by_id(
+        submission, answers, ID, "Submission should contain same ids as answers."
+    )
     return weighted_log_loss(wide(answers), wide(submission))
