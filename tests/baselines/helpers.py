@@ -15,7 +15,7 @@ from bench_adapters.mlebench.synthetic.leaderboards import write_checkout
 CPU_ONLY = split_ids("cpu_only")
 
 RunCli = Callable[..., subprocess.CompletedProcess[str]]
-METRIC_LINE = re.compile(r"^val (\w+) (-?\d+\.\d{5}) \(.+\)$", re.MULTILINE)
+METRIC_LINE = re.compile(r"^val ([\w.@-]+) (-?\d+\.\d{5}) \(.+\)$", re.MULTILINE)
 """The fixed-format validation metric line every baseline prints."""
 
 __all__ = ["CPU_ONLY", "METRIC_LINE", "RunCli", "write_checkout"]
