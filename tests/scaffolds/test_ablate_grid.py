@@ -233,8 +233,15 @@ def test_full_grid_tables_match_the_runs_grades(killed_grid) -> None:
             assert row["tokens"] >= expected_tokens
         assert row["wall_time_s"] > 0
         assert row["any_medal"] == (row["model"] == good or row["seed"] == 0)
-    assert all(r["status"] == "submitted" for r in rows.values() if r["scaffold"] == "basic")
-    assert all(r["status"] == "step_limit" for r in rows.values() if r["scaffold"] != "basic")
+    statuses = {
+        name: (r["status"], r["attempts"], r.get("crash_reason")) for name, r in rows.items()
+    }
+    assert all(r["status"] == "submitted" for r in rows.values() if r["scaffold"] == "basic"), (
+        statuses
+    )
+    assert all(r["status"] == "step_limit" for r in rows.values() if r["scaffold"] != "basic"), (
+        statuses
+    )
 
     table = summary_csv(grid)
     assert len(table) == 6
