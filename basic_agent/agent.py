@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 import prompts
 from basic_agent.config import BasicConfig
-from basic_agent.history import committed_history, normalize_reply, tool_message
+from basic_agent.history import answered, committed_history, normalize_reply, tool_message
 from scaffolds.budget import LimitReached
 from scaffolds.protocols import Message, ResumableModel
 from scaffolds.runtime import Run
@@ -35,9 +35,13 @@ class BasicAgent:
         self.messages: list[Message] = []
         self.format_errors = 0
         """Malformed tool calls in a row."""
+        self.answered = False
+        """A resumed run whose record already holds an accepted answer."""
 
     def __call__(self, run: Run) -> str:
         self.start(run)
+        if self.answered:  # killed after its answer was accepted: only the end is left
+            return "submitted"
         try:
             while True:
                 try:
@@ -100,7 +104,9 @@ class BasicAgent:
         self.format_errors = self.format_errors + 1 if malformed else 0
         text = self.observation_text(observation)
         self.messages.append(tool_message(call_id, text))
-        extra = {"traceback": observation.traceback} if observation.traceback else {}
+        extra: dict[str, Any] = {"submitted": True} if observation.submitted else {}
+        if observation.traceback:
+            extra["traceback"] = observation.traceback
         self.run.record.event(
             "observation",
             tool_call_id=call_id,
@@ -125,11 +131,13 @@ class BasicAgent:
 
     def resume(self) -> None:
         """Continue from the last completed step in the record; the kernel starts empty."""
-        self.messages, steps = committed_history(self.run.record.events())
+        events = list(self.run.record.events())
+        self.messages, steps = committed_history(events)
+        self.answered = answered(events)
         self.run.budget.steps = steps
         if isinstance(self.run.session.model, ResumableModel):
             self.run.session.model.resume_at(steps)
-        if self.messages:
+        if self.messages and not self.answered:
             self.add("user", self.prompt("resumed", reminder=self.run.reminder()), "resumed")
 
     def add(self, role: str, content: str, purpose: str) -> None:

@@ -9,6 +9,8 @@ Each message the agent keeps comes from exactly one trajectory event:
 A ``checkpoint`` event closes each completed step; a ``start`` event opens each process. The
 messages of a step that was not checkpointed before the next ``start`` (the process was killed
 in the middle of it) are dropped, so that step is done again and no completed step is lost.
+An observation that ended the run (``submitted``) in a checkpointed step means the run is over:
+a kill between that step and the run's end leaves nothing to redo but the end itself.
 """
 
 from __future__ import annotations
@@ -62,3 +64,17 @@ def committed_history(events: Iterable[dict[str, Any]]) -> tuple[list[Message], 
             steps += pending_steps
             pending, pending_steps = [], 0
     return history, steps
+
+
+def answered(events: Iterable[dict[str, Any]]) -> bool:
+    """Whether a checkpointed step holds an accepted ``answer`` (an observation ``submitted``)."""
+    pending = done = False
+    for event in events:
+        kind = event.get("kind")
+        if kind == "start":
+            pending = False
+        elif kind == "observation" and event.get("submitted"):
+            pending = True
+        elif kind == "checkpoint":
+            done = done or pending
+    return done

@@ -83,3 +83,41 @@ def test_sigkill_then_resume_loses_no_completed_step(runs_root, write_cassette, 
     notes = [m["content"] for m in history if m["role"] == "user"][1:]
     assert len(notes) == 1 and "kernel was restarted" in notes[0]
     assert [e["resumed"] for e in events if e["kind"] == "start"] == [False, True]
+
+
+def test_a_run_killed_after_its_answer_was_accepted_resumes_to_its_end(
+    runs_root, write_cassette, call
+) -> None:
+    """The kill lands between the answer's checkpoint and the end of the run (the disk as a
+    SIGKILL there leaves it): the resumed run asks the model nothing and ends submitted."""
+    copy = "cp data/sample_submission.csv submission/submission.csv"
+    cassette = write_cassette(
+        "answered", [{"tool_calls": [call("bash", command=copy)]}, {"tool_calls": [call("answer")]}]
+    )
+    run_dir = runs_root / "answered"
+    command = [sys.executable, "-m", "scaffolds.basic", "--model", f"replay:{cassette}"]
+    first = subprocess.run(
+        [*command, "--task", "demo/tabular-binary", "--steps", "2", "--out", str(run_dir)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert "status=submitted" in first.stdout, first.stderr
+    events = trajectory(run_dir)
+    last = max(i for i, e in enumerate(events) if e["kind"] == "checkpoint")
+    assert events[last]["step"] == 2
+    lines = (run_dir / "trajectory.jsonl").read_text().splitlines(keepends=True)
+    (run_dir / "trajectory.jsonl").write_text("".join(lines[: last + 1]))
+    summary = json.loads((run_dir / "run.json").read_text())
+    summary.update(status="running", error=None, grade=None)
+    (run_dir / "run.json").write_text(json.dumps(summary))
+    (run_dir / "grade.json").unlink()
+
+    resumed = subprocess.run(
+        [*command, "--resume", str(run_dir)], capture_output=True, text=True, timeout=120
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert "status=submitted" in resumed.stdout, resumed.stdout + resumed.stderr
+    summary = json.loads((run_dir / "run.json").read_text())
+    assert summary["status"] == "submitted" and summary["steps"] == 2
+    assert summary["grade"]["valid_submission"]
+    after = trajectory(run_dir)[last + 1 :]
+    assert [e["kind"] for e in after if e["kind"] in ("model_call", "message")] == []
