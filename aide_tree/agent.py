@@ -46,11 +46,12 @@ class Aide:
         self.decide: Policy = fixed or POLICIES[self.config.policy]
         self.policy_name = self.config.policy if fixed is None else getattr(fixed, "__name__", "")
         self.feedback = self.feedback_session()
+        run.integrity.chosen_by = "best_node"
         self.journal = Journal.open(run.dir / "journal.jsonl", run.task.is_lower_better)
         self.submissions = Submissions(
             run.workspace.root,
             run.task.submission_relpath,
-            run.task.validate,
+            run.validator("harness"),
             run.dir,
             owner_uid=run.sandbox.uid if run.sandbox.isolated else None,
         )

@@ -41,13 +41,13 @@ class BasicAgent:
     def __call__(self, run: Run) -> str:
         self.start(run)
         if self.answered:  # killed after its answer was accepted: only the end is left
-            return "submitted"
+            return self.submitted()
         try:
             while True:
                 try:
                     self.step()
                 except Submitted:
-                    return "submitted"
+                    return self.submitted()
         finally:
             self.end()
 
@@ -81,6 +81,10 @@ class BasicAgent:
             raise LimitReached(
                 "format_errors", f"{self.format_errors} malformed tool calls in a row"
             )
+
+    def submitted(self) -> str:
+        self.run.integrity.chosen_by = "answer"
+        return "submitted"
 
     def end(self) -> None:
         """Called once when the loop stops, whatever stopped it."""

@@ -6,7 +6,8 @@ to the sets after it for the templates it does not change (IterativeAgent:
 folder (``"formats/text-easy"``). ``variant="obfuscated"`` prefers ``<name>_obfuscated.md``
 where one exists. Templates use ``string.Template`` placeholders (``$name``); a value left out
 is an error. Tool schemas a model may call sit beside them as ``<name>.json``. Each file is
-read once.
+read once, and ``loaded()`` names every file this process read with its sha256 (a run's
+record keeps them, so a reader can check which prompts its model saw).
 
 One whitespace rule: a rendered prompt loses its trailing newlines (``trim="newlines"``), so a
 template file ends with a newline as every text file does. Two other rules are kept, by an
@@ -21,6 +22,7 @@ the parts they are made of, the demo tasks' descriptions).
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
@@ -43,10 +45,23 @@ def _sets(sets: Sets) -> tuple[str, ...]:
     return (sets,) if isinstance(sets, str) else tuple(sets)
 
 
+_LOADED: dict[str, str] = {}
+"""``<set>/<file>`` -> sha256 of every template and schema this process has read."""
+
+
 @cache
 def _read(prompt_set: str, filename: str) -> str | None:
     path = resources.files(__name__).joinpath(prompt_set, *filename.split("/"))
-    return path.read_text(encoding="utf-8") if path.is_file() else None
+    if not path.is_file():
+        return None
+    content = path.read_text(encoding="utf-8")
+    _LOADED[f"{prompt_set}/{filename}"] = hashlib.sha256(content.encode("utf-8")).hexdigest()
+    return content
+
+
+def loaded() -> dict[str, str]:
+    """``<set>/<file>`` -> sha256 of each prompt file this process has read, sorted by name."""
+    return dict(sorted(_LOADED.items()))
 
 
 def text(sets: Sets, name: str, *, suffix: str = ".md", variant: str | None = None) -> str:
@@ -95,4 +110,4 @@ def names(prompt_set: str, prefix: str = "") -> list[str]:
     return [f.removesuffix(".md") for f in files if f.endswith(".md")]
 
 
-__all__ = ["Sets", "Trim", "names", "render", "text", "tool_schema"]
+__all__ = ["Sets", "Trim", "loaded", "names", "render", "text", "tool_schema"]

@@ -79,6 +79,8 @@ class ModelResponse:
     reasoning_content: str | None = None
     finish_reason: str | None = None
     """``length`` when the reply hit the output-token cap and was cut there."""
+    provider_model: str | None = None
+    """The model name the provider's response reports (it may differ from the one asked for)."""
 
     def message(self) -> dict[str, Any]:
         """The OpenAI chat message to append to the conversation."""
@@ -88,8 +90,10 @@ class ModelResponse:
         return msg
 
     def to_record(self) -> dict[str, Any]:
-        """The line written by ``--record``: the message plus its usage."""
-        return {**self.message(), "usage": self.usage.to_dict()}
+        """The line written by ``--record``: the message plus its usage (and the provider's
+        model name, when it reported one)."""
+        named = {"model": self.provider_model} if self.provider_model else {}
+        return {**self.message(), "usage": self.usage.to_dict(), **named}
 
     @classmethod
     def from_record(cls, d: dict[str, Any]) -> ModelResponse:
@@ -97,6 +101,7 @@ class ModelResponse:
             content=d.get("content"),
             tool_calls=[ToolCall.from_dict(tc) for tc in d.get("tool_calls") or []],
             usage=Usage.from_dict(d.get("usage")),
+            provider_model=d.get("model") if isinstance(d.get("model"), str) else None,
         )
 
 

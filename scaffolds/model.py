@@ -276,6 +276,7 @@ def _parse(response: Any, cost: float | None) -> ModelResponse:
         usage=usage,
         reasoning_content=getattr(message, "reasoning_content", None),
         finish_reason=getattr(response.choices[0], "finish_reason", None),
+        provider_model=getattr(response, "model", None) or None,
     )
 
 

@@ -16,7 +16,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, BinaryIO
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""2: run.json holds ``integrity`` (``scaffolds.integrity``), ``machine`` and
+``provider_models``; records of version 1 are reported as unverified."""
 SECRET_SUFFIXES = ("_API_KEY", "_TOKEN", "_SECRET")
 REDACTED = "[REDACTED]"
 

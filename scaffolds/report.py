@@ -1,7 +1,8 @@
 """``python -m scaffolds.report GRID_DIR``: summary tables and plots of an ablation grid.
 
 Writes ``summary.csv``, ``summary.md``, ``any_medal.png``, ``pass_at_k.png`` and the options used
-(``report.json``) into GRID_DIR, from ``results.jsonl`` (the latest row per run, plus any
+(``report.json``) into GRID_DIR, and with ``--disclosure`` the grid's disclosure
+(``scaffolds.disclosure``), from ``results.jsonl`` (the latest row per run, plus any
 finished run the file lags behind) and
 ``grid.json`` (the planned runs: a planned run with no result counts as a failure). See
 :mod:`scaffolds.grid.aggregate` for the aggregation (MLE-bench's: per-seed rates, mean ± SEM).
@@ -30,7 +31,7 @@ from scaffolds.protocols import PlannedRun, ReportSection
 from scaffolds.record import write_json_atomic
 
 PROG = "python -m scaffolds.report"
-EXAMPLE = f"{PROG} grids/lite-ablation"
+EXAMPLE = f"{PROG} grids/lite-ablation\n  {PROG} grids/lite-ablation --disclosure --notes notes.md"
 SUMMARY_CSV = "summary.csv"
 SUMMARY_MD = "summary.md"
 REPORT_OPTIONS = "report.json"
@@ -45,6 +46,15 @@ class ReportConfig(BaseModel):
         False,
         description="Count runs the monitor flagged (runs/<name>/monitor.json) as no medal; "
         "the report says how many it removed",
+    )
+    disclosure: bool = Field(
+        False,
+        description="Also write DISCLOSURE.md and disclosure.json (models, settings, hardware, "
+        "prompts, integrity, headline) from the runs' records; exit 1 when a run's record does "
+        "not show that no score from the private answers reached its agent",
+    )
+    notes: Path | None = Field(
+        None, description="A file whose text the disclosure adds under Notes (with --disclosure)"
     )
 
 
@@ -264,6 +274,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--disqualify-flagged", action="store_true", help=fields["disqualify_flagged"].description
     )
+    parser.add_argument("--disclosure", action="store_true", help=fields["disclosure"].description)
+    parser.add_argument("--notes", metavar="FILE", type=Path, help=fields["notes"].description)
     config = ReportConfig(**vars(parser.parse_args(argv)))
     grid = config.grid_dir
     if not (grid / RESULTS_FILE).is_file() and not (grid / PLAN_FILE).is_file():
@@ -271,12 +283,32 @@ def main(argv: list[str] | None = None) -> int:
             f"{PROG}: error: {grid} holds no {RESULTS_FILE} (not a grid folder?)", file=sys.stderr
         )
         return 2
+    notes = None
+    if config.notes is not None:
+        try:
+            notes = config.notes.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            print(f"{PROG}: error: cannot read --notes {config.notes}: {exc}", file=sys.stderr)
+            return 2
     try:
         written = write_report(grid, config.plots, config.disqualify_flagged)
     except ValueError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
+    excluded = 0
+    if config.disclosure:
+        from scaffolds.disclosure import write_disclosure
+
+        disclosed, excluded = write_disclosure(grid, notes)
+        written += disclosed
     print("wrote " + ", ".join(str(p) for p in written))
+    if excluded:
+        print(
+            f"{PROG}: {excluded} run(s) left out of the headline: their records do not show "
+            "that no score from the private answers reached the agent (see DISCLOSURE.md)",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 

@@ -16,13 +16,15 @@ import socket
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+import prompts
 from scaffolds.budget import Budget, LimitReached, default_wall_limit
 from scaffolds.config import RunConfig
+from scaffolds.integrity import Integrity, Validator
 from scaffolds.messages import ModelError, ModelExhausted, Usage
 from scaffolds.model import LiteLLMModel, make_model
 from scaffolds.protocols import (
@@ -110,6 +112,7 @@ class Run:
     kernel: Any
     hardware: str
     resumed: bool
+    integrity: Integrity = field(default_factory=Integrity)
 
     @property
     def submission_path(self) -> Path:
@@ -122,7 +125,7 @@ class Run:
             self.workspace,
             self.sandbox,
             self.kernel,
-            validate=self.task.validate,
+            validate=self.validator("agent"),
             submission_relpath=self.task.submission_relpath,
             time_left=self.budget.time_left,
             include_answer=include_answer,
@@ -135,6 +138,11 @@ class Run:
                 else None
             ),
         )
+
+    def validator(self, who: str = "harness") -> Validator:
+        """The task's format check, each call counted in the record as ``who``'s: ``agent``
+        (its ``validate_submission`` and ``answer`` calls) or ``harness`` (a scaffold's own)."""
+        return self.integrity.counted(self.task.validate, who)
 
     def instructions(self) -> str:
         return self.task.instructions(
@@ -178,6 +186,7 @@ class Run:
             "wall_time_s": round(self.budget.wall_elapsed(), 3),
             "usage": self.session.usage.to_dict(),
             "model_calls": self.session.calls,
+            "integrity": self.integrity.to_dict(self.record.summary),
         }
 
     def finish(self, status: str, error: str | None = None) -> dict[str, Any]:
@@ -185,7 +194,8 @@ class Run:
         snapshot (made as the agent, in its sandbox), end every agent process and close the
         sandbox, then keep ``submission/`` and ``code/`` by descriptor (``tools/keep.py``),
         grade, and write the final run.json. A fault while ending, keeping or grading ends
-        the run ``harness_error`` with the reason; the record is always final."""
+        the run ``harness_error`` with the reason, as does an integrity violation during the
+        run (``scaffolds.integrity``); the record is always final."""
         snapshot = self.snapshot(final=True)
         try:
             self.end_agent()
@@ -203,8 +213,13 @@ class Run:
             )
             status = "harness_error"
             grade = {"error": error, "valid_submission": False}
+        violation = self.integrity.violation()
+        if violation is not None:
+            status, error = "harness_error", violation
         write_json_atomic(self.dir / "grade.json", grade)
-        self.record.update(**self._counters())
+        self.record.update(
+            **self._counters(), provider_models=self.provider_models(), prompts=prompts.loaded()
+        )
         self.record.event("end", status=status, error=error)
         self.record.finish(status, error=error, grade=grade)
         return grade
@@ -223,7 +238,13 @@ class Run:
             raise RuntimeError(
                 f"agent processes survived the end of the sandbox: {ended.survivors}"
             )
+        self.integrity.sandbox_closed()
         return how
+
+    def provider_models(self) -> list[str]:
+        """The model names the provider's responses reported, over the whole run."""
+        names = (e.get("provider_model") for e in self.record.events() if e["kind"] == "model_call")
+        return sorted({n for n in names if isinstance(n, str)})
 
     def keep(self) -> Path:
         """Copy ``submission/`` and ``code/`` beside the record (``tools/keep.py``: by
@@ -309,7 +330,8 @@ def open_run(
 ) -> Run:
     """Create a new run folder, or reopen ``config.resume``; ``model`` overrides ``config.model``.
     ``check_task`` may refuse the task (``RunSetupError``) before anything is created."""
-    from tools import PythonKernel, Sandbox, Workspace, hardware_line
+    from tools import PythonKernel, Sandbox, Workspace, gpu_names, machine_facts
+    from tools.hardware import describe_gpus
 
     resumed = config.resume is not None
     if resumed:
@@ -384,6 +406,9 @@ def open_run(
         session.usage = Usage.from_dict(record.summary.get("usage"))
         session.calls = int(record.summary.get("model_calls") or 0)
 
+    gpus = gpu_names() if gpu else []
+    integrity = Integrity.from_record(record.summary.get("integrity"))
+    integrity.guard(task)
     record.start(
         scaffold=scaffold,
         task=config.task,
@@ -395,6 +420,7 @@ def open_run(
         sandbox=sandbox.describe(),
         answers_exposed=exposed,
         placement=placement(run_dir),
+        machine=machine_facts(gpus),
         limits={
             "time_limit_s": config.time_limit,
             "wall_limit_s": wall,
@@ -405,7 +431,7 @@ def open_run(
     record.event("start", resumed=resumed, scaffold=scaffold, task=config.task, model=model.name,
                  placement=record.summary["placement"])  # fmt: skip
     return Run(config, scaffold, run_dir, task, record, budget, session, rng, workspace, sandbox, kernel,
-               hardware_line() if gpu else "a CPU", resumed)  # fmt: skip
+               describe_gpus(gpus), resumed, integrity)  # fmt: skip
 
 
 class Scaffold(Protocol):
@@ -434,4 +460,4 @@ def execute(run: Run, scaffold: Scaffold) -> tuple[str, dict[str, Any]]:
         grade = run.finish(status, error)
     finally:
         run.close()
-    return status, grade
+    return str(run.record.summary["status"]), grade  # finish may have changed it

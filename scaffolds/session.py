@@ -131,7 +131,9 @@ class ModelSession:
         self.usage = self.usage + response.usage
         self.budget.exclude(response.retry_wait_s)
         self.budget.add_cost(response.usage.cost_usd)
-        cut = {"cut": "max_output_tokens"} if response.finish_reason == "length" else {}
+        extra: dict[str, Any] = {"provider_model": response.provider_model}
+        if response.finish_reason == "length":
+            extra["cut"] = "max_output_tokens"
         self.record.event(
             "model_call",
             purpose=purpose,
@@ -140,7 +142,7 @@ class ModelSession:
             latency_s=round(response.latency_s, 3),
             retry_wait_s=round(response.retry_wait_s, 3),
             prompt_messages=len(prompt),
-            **cut,
+            **extra,
         )
         return response
 

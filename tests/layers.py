@@ -36,6 +36,7 @@ CORE = (
     "scaffolds.messages", "scaffolds.protocols", "scaffolds.budget", "scaffolds.context",
     "scaffolds.model", "scaffolds.record", "scaffolds.replay", "scaffolds.retry",
     "scaffolds.session", "scaffolds.judge", "scaffolds.stats", "scaffolds.exit_codes",
+    "scaffolds.integrity",
     "scaffolds.local_build", "scaffolds.local_llm", "scaffolds.timefmt", "prompts",
 )  # fmt: skip
 LAYERS: list[tuple[str, ...]] = [
@@ -44,7 +45,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("bench_adapters",),
     ("scaffolds.runtime", "scaffolds.config"),
     ("aide_tree", "basic_agent", "iterative_agent"),
-    ("scaffolds.grid", "scaffolds.monitor", "scaffolds.view", "scaffolds.report", "baselines"),
+    ("scaffolds.grid", "scaffolds.monitor", "scaffolds.view", "scaffolds.report",
+     "scaffolds.disclosure", "baselines"),
     ("scaffolds.aide", "scaffolds.basic", "scaffolds.iterative", "scaffolds.ablate",
      "scaffolds.demo", "scaffolds.entry", "scaffolds.__main__"),
 ]  # fmt: skip

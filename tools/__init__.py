@@ -5,7 +5,7 @@ See README.md in this folder for what runs as whom.
 """
 
 from tools.errors import ToolError
-from tools.hardware import hardware_line
+from tools.hardware import gpu_names, hardware_line, machine_facts
 from tools.kernel import PythonKernel
 from tools.result import ExecResult, Observation
 from tools.sandbox import Sandbox
@@ -25,7 +25,9 @@ __all__ = [
     "Toolset",
     "Workspace",
     "function_schema",
+    "gpu_names",
     "hardware_line",
+    "machine_facts",
     "tool_from_function",
     "truncate_middle",
 ]

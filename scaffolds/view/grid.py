@@ -1,6 +1,6 @@
 """One grid as one page, ``GRID_DIR/index.html``: a row per run linking to its page, then the
 summary tables and plots that ``scaffolds.report``'s ``write_report`` wrote (``summary.md`` and
-the images it names). Drawing the page writes no data: ``python -m scaffolds.view GRID_DIR``
+the images it names), then the grid's ``DISCLOSURE.md`` when the report wrote one. Drawing the page writes no data: ``python -m scaffolds.view GRID_DIR``
 refreshes the report first, then draws.
 
 The rows come from each run's own ``run.json`` under ``runs/``; the grid's ``results.jsonl``
@@ -12,6 +12,7 @@ index fetches nothing; the run pages it links to sit beside it in the grid folde
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import re
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from scaffolds.disclosure import DISCLOSURE_MD
 from scaffolds.report import SUMMARY_MD
 from scaffolds.view.load import MONITOR_FILE, read_json
 from scaffolds.view.page import PAGE_FILE, fill, medal, write_private, write_run_page
@@ -134,6 +136,8 @@ def summary(grid_dir: Path) -> dict[str, Any]:
     except OSError:
         problem = f"no summary: {SUMMARY_MD} is not written yet (python -m scaffolds.report)"
         return {"markdown": "", "plots": {}, "problem": problem}
+    with contextlib.suppress(OSError):  # written by scaffolds.report --disclosure
+        markdown += "\n" + (grid_dir / DISCLOSURE_MD).read_text(encoding="utf-8")
     plots = {}
     for name in dict.fromkeys(IMAGE.findall(markdown)):
         path = grid_dir / name

@@ -61,7 +61,7 @@ def test_run_json_has_identity_status_and_times(tmp_path) -> None:
     record = RunRecord(tmp_path / "r")
     record.start(scaffold="basic", model="replay:x.jsonl", seed=3)
     summary = json.loads((tmp_path / "r" / "run.json").read_text())
-    assert summary["status"] == "running" and summary["format_version"] == 1
+    assert summary["status"] == "running" and summary["format_version"] == 2
     record.finish("model_exhausted", steps=4)
     summary = json.loads((tmp_path / "r" / "run.json").read_text())
     assert summary["status"] == "model_exhausted" and summary["steps"] == 4
