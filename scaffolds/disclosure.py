@@ -135,7 +135,8 @@ def benchmark_headlines(rows: list[dict[str, Any]], plan: list[RunSpec]) -> dict
 
 
 def monitor_flags(grid_dir: Path, rows: dict[str, dict[str, Any]]) -> dict[str, dict[str, bool]]:
-    """Run -> the monitors' flags, for each run with a ``monitor.json``."""
+    """Run -> the monitors' flags (any, disqualifying, plagiarism), for each run with a
+    ``monitor.json``."""
     flags = {}
     for name, row in rows.items():
         path = grid_dir / str(row.get("run_dir") or f"runs/{name}") / "monitor.json"
@@ -144,6 +145,7 @@ def monitor_flags(grid_dir: Path, rows: dict[str, dict[str, Any]]) -> dict[str, 
         except (OSError, ValueError):
             continue
         flags[name] = {k: bool(report.get(k)) for k in ("flagged", "disqualified")}
+        flags[name]["plagiarism"] = bool((report.get("plagiarism") or {}).get("flagged"))
     return flags
 
 
@@ -189,6 +191,9 @@ def run_entry(
 
 def disclosure(grid_dir: Path, notes: str | None = None) -> dict[str, Any]:
     """The grid's disclosure as plain data (what ``disclosure.json`` holds)."""
+    from scaffolds.monitor.grid import monitor_section
+    from scaffolds.report import last_report_options
+
     plan = planned_runs(grid_dir)
     rows = current_rows(grid_dir)
     records = {n: r for n, row in rows.items() if (r := read_record(grid_dir, row, n)) is not None}
@@ -210,6 +215,11 @@ def disclosure(grid_dir: Path, notes: str | None = None) -> dict[str, Any]:
         if problem is not None:
             excluded.append({"run": name, "reason": problem})
     left_out = {e["run"] for e in excluded}
+    counted, _ = monitor_section(  # as the report counts them: disqualified runs win no medal
+        [r for n, r in rows.items() if n not in left_out],
+        grid_dir,
+        last_report_options(grid_dir)["disqualify_flagged"],
+    )
     providers: dict[str, set[str]] = {}
     for name, record in records.items():  # keyed by the grid's model string, as planned
         providers.setdefault(rows[name]["model"], set()).update(record.get("provider_models") or [])
@@ -233,7 +243,7 @@ def disclosure(grid_dir: Path, notes: str | None = None) -> dict[str, Any]:
         "missing_or_failed": failed,
         "known_issues": known_issues(list(seeds)),
         "monitor": monitor_flags(grid_dir, rows),
-        "headline": benchmark_headlines([r for n, r in rows.items() if n not in left_out], plan),
+        "headline": benchmark_headlines(counted, plan),
         "integrity": {
             "statement": STATEMENT,
             "runs": len(runs),
@@ -307,9 +317,10 @@ def markdown(data: dict[str, Any]) -> str:
         ]
     lines += ["", "## Monitors", ""]
     if data["monitor"]:
-        flagged = [n for n, m in data["monitor"].items() if m["flagged"]]
-        lines.append(f"{len(data['monitor'])} run(s) monitored; flagged: "
-                     f"{', '.join(f'`{n}`' for n in flagged) or 'none'}.")  # fmt: skip
+        lines += [f"{len(data['monitor'])} run(s) monitored. Runs with each flag:", ""]
+        for flag in ("flagged", "disqualified", "plagiarism"):
+            runs = [f"`{n}`" for n, m in data["monitor"].items() if m[flag]]
+            lines.append(f"- {flag}: {', '.join(runs) or 'none'}")
     else:
         lines.append("The monitors were not run on this grid.")
     lines += ["", "## Headline", ""]

@@ -12,8 +12,9 @@ Each result is ``{task, made_submission, valid_submission, rank_pct, constraint_
   judged (null when none was).
 - ``average_rank``: the mean rank; ``weighted_rank``: each task weighted by 1 / (number of
   evaluated tasks of its modality), so every modality counts the same (equal to the mean when
-  modalities are balanced, as in Lite); ``by_difficulty``, ``by_modality``: mean ranks. All
-  ranks are fractions in (0, 1], lower is better.
+  modalities are balanced, as in Lite); ``by_difficulty``, ``by_modality``: mean ranks, keyed
+  as the task ids spell them (``tabular``, ``easy``). All ranks are fractions in (0, 1], lower
+  is better.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from collections.abc import Iterable
 from statistics import fmean
 from typing import Any
 
-from bench_adapters.tam.specs import DIFFICULTIES, MODALITIES, MODALITY_LABELS, task_info
+from bench_adapters.tam.specs import DIFFICULTIES, MODALITIES, task_info
 
 FAILED_RANK = 1.0
 
@@ -114,7 +115,7 @@ def aggregate(
             if (v := mean_rank(lambda t, d=d: task_info(t).difficulty == d)) is not None
         },
         "by_modality": {
-            MODALITY_LABELS[m]: v
+            m: v
             for m in MODALITIES
             if (v := mean_rank(lambda t, m=m: modality[t] == m)) is not None
         },

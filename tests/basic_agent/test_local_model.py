@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from scaffolds.local_llm import ALIAS
+
 pytestmark = pytest.mark.local_model
 
 WINDOW = 2048
@@ -27,4 +29,5 @@ def test_local_model_runs_ten_steps_and_the_run_ends_cleanly(
     assert len(events(run, "model_call")) == 10 and run.record.summary["steps"] == 10
     assert not events(run, "error")
     assert run.record.summary["usage"]["prompt_tokens"] > 0
+    assert run.record.summary["provider_models"] == [ALIAS]  # the name its responses carry
     assert grade["valid_submission"] is False  # nothing was written; graded all the same

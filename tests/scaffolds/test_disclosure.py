@@ -57,6 +57,10 @@ def grid(agent_dir) -> Path:
 def test_every_number_of_the_disclosure_matches_the_records(grid: Path) -> None:
     notes = grid.parent / "notes.md"
     notes.write_text("Run on a laptop for the test suite.\n")
+    rows = current_rows(grid)
+    weak = next(n for n, r in rows.items() if not r["any_medal"])
+    monitor = {"flagged": True, "disqualified": False, "plagiarism": {"flagged": True}}
+    (grid / rows[weak]["run_dir"] / "monitor.json").write_text(json.dumps(monitor))
     done = report(grid, "--disclosure", "--notes", str(notes))
     assert done.returncode == 0, done.stderr
     data = json.loads((grid / "disclosure.json").read_text())
@@ -92,6 +96,8 @@ def test_every_number_of_the_disclosure_matches_the_records(grid: Path) -> None:
     assert demo["pass_at_k_pct"] == [50.0, 100.0]  # 1 - C(1,1)/C(2,1); 1 - C(1,2)/C(2,2)
     assert "50.0 ± 50.0" in text and "Run on a laptop for the test suite." in text
     assert "verified from each of the 2 run records" in text
+    assert data["monitor"] == {weak: {"flagged": True, "disqualified": False, "plagiarism": True}}
+    assert f"- plagiarism: `{weak}`" in text
     index = subprocess.run([sys.executable, "-m", "scaffolds.view", str(grid)],
                            capture_output=True, text=True, timeout=120)  # fmt: skip
     assert index.returncode == 0, index.stderr

@@ -56,7 +56,7 @@ def test_aide_gpt41_reproduces_tables_2_to_4() -> None:
         "hard": 95,
     }
     assert {k: pct(v) for k, v in result["by_modality"].items()} == {
-        "Tabular": 82, "Text": 71, "Image": 92, "Audio": 89, "Graph": 100, "MultiModal": 86,
+        "tabular": 82, "text": 71, "image": 92, "audio": 89, "graph": 100, "multimodal": 86,
     }  # fmt: skip
     assert result["constraint_pass_pct"] is None  # no task was judged
 
@@ -66,7 +66,7 @@ def test_a_task_without_a_valid_score_ranks_last_whatever_rank_it_carries() -> N
             {"task": "tabular/medium", "made_submission": True, "valid_submission": True, "rank_pct": 0.5}]  # fmt: skip
     result = aggregate(rows)
     assert result["average_rank"] == pytest.approx(0.75) and result["tasks"] == 2
-    assert result["by_modality"] == {"Tabular": pytest.approx(0.75)}
+    assert result["by_modality"] == {"tabular": pytest.approx(0.75)}  # as the task ids spell it
     assert list(result["by_difficulty"]) == ["easy", "medium"]
 
 
