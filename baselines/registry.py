@@ -62,6 +62,7 @@ BASELINES: tuple[str, ...] = (
     "mlebench/herbarium-2022-fgvc9",
     "mlebench/iwildcam-2019-fgvc6",
     "mlebench/iwildcam-2020-fgvc7",
+    "mlebench/seti-breakthrough-listen",
     "demo/tabular-binary",
     "demo/tabular-regression",
     "demo/digits-image",
