@@ -63,6 +63,7 @@ BASELINES: tuple[str, ...] = (
     "mlebench/iwildcam-2019-fgvc6",
     "mlebench/iwildcam-2020-fgvc7",
     "mlebench/seti-breakthrough-listen",
+    "mlebench/alaska2-image-steganalysis",
     "demo/tabular-binary",
     "demo/tabular-regression",
     "demo/digits-image",
