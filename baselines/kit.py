@@ -149,6 +149,35 @@ def predict(model: Any, x: Any) -> np.ndarray:
     return np.asarray(model.predict(x, num_iteration=model.best_iteration))
 
 
+def stratified_holdout(
+    y: np.ndarray, share: float, seed: int, groups: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Row numbers to fit on and to hold out (about ``share`` of them), each class spread
+    over both sides in proportion. A class too small for its share holds out one row with
+    probability size x share, and never its last one: a class of one row stays on the fitting
+    side (scikit-learn's stratified split refuses such classes; the thin-class competitions
+    are made of them). The hold-out is never empty when there are two rows or more. With
+    ``groups`` (patients, sites), every group lies whole on one side, the groups stratified
+    by their commonest label."""
+    if groups is not None:
+        keys = pd.Series(np.asarray(groups))
+        commonest = pd.Series(np.asarray(y)).groupby(keys).agg(lambda s: s.value_counts().index[0])
+        _, held_groups = stratified_holdout(commonest.to_numpy(), share, seed)
+        in_val = keys.isin(set(commonest.index[held_groups])).to_numpy()
+        return np.flatnonzero(~in_val), np.flatnonzero(in_val)
+    rng = np.random.default_rng(seed)
+    labels = pd.Series(np.asarray(y))
+    held: list[np.ndarray] = []
+    for rows in labels.groupby(labels, sort=True).indices.values():
+        expected = len(rows) * share
+        n = round(expected) if expected >= 1 else int(rng.random() < expected)
+        held.append(rng.permutation(rows)[: min(n, len(rows) - 1)])
+    val = np.sort(np.concatenate(held)) if held else np.zeros(0, np.int64)
+    if len(val) == 0 and len(labels) >= 2:  # too few to stratify: one row, never none
+        val = rng.integers(len(labels), size=1)
+    return np.setdiff1d(np.arange(len(labels)), val), val
+
+
 def metric_line(name: str, value: float, how: str) -> None:
     """The one fixed-format line that states the local validation metric."""
     print(f"val {name} {value:.5f} ({how})", flush=True)

@@ -1,0 +1,57 @@
+"""alaska2-image-steganalysis's baseline: a smoke run on the covers and their stego versions
+through the real grader, its margin over the sample submission, the submission's form, its
+local metric against the grader's, and the architecture behind ``--pretrained none``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from baselines.mlebench import alaska2_image_steganalysis as script
+from baselines.vision import ARCHITECTURES
+from bench_adapters.mlebench.graders.alaska2_image_steganalysis import weighted_auc
+from tests.baselines.competition_smoke import margin_over_sample, smoke_check
+from tests.baselines.helpers import assert_smoke_check_holds
+
+CID = "alaska2-image-steganalysis"
+MARGIN = 0.05
+"""The smoke baseline's least lead over the sample submission on the fixture (seed 11)."""
+
+
+@pytest.fixture(scope="module")
+def checked(
+    tmp_path_factory: pytest.TempPathFactory, mlebench_data: Path, mlebench_checkout: Path
+) -> dict[str, Any]:
+    return smoke_check(CID, mlebench_data, mlebench_checkout, tmp_path_factory.mktemp(CID))
+
+
+def test_smoke_run_is_valid_and_beats_the_sample(
+    checked: dict[str, Any], mlebench_data: Path
+) -> None:
+    public = mlebench_data / CID / "prepared" / "public"
+    folder = assert_smoke_check_holds(checked, CID)
+    assert margin_over_sample(checked, CID) >= MARGIN
+    record = json.loads((folder / "baseline.json").read_text())
+    assert record["pretrained"] == "none" and record["device"] == "cpu"
+    log = (folder / "log.txt").read_text()
+    assert f"model {script.HUB_ID} (" in log and "weights: random (--pretrained none)" in log
+    sub = pd.read_csv(folder / "submission.csv")
+    assert sub["Label"].between(0, 1).all()
+    assert list(sub["Id"]) == list(pd.read_csv(public / "sample_submission.csv")["Id"])
+
+
+def test_the_local_metric_is_the_graders_weighted_auc() -> None:
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        y = rng.random(50) < 0.5
+        score = np.round(rng.random(50) + 0.5 * y, 1)  # ties, as a coarse model's
+        assert script.weighted_auc(y, score) == pytest.approx(weighted_auc(y, score))
+
+
+def test_pretrained_none_builds_the_hub_architecture() -> None:
+    assert script.HUB_ID in ARCHITECTURES

@@ -1,0 +1,45 @@
+"""statoil-iceberg-classifier-challenge's baseline: a smoke run on the radar chips through the real grader, its margin
+over the sample submission, the submission's form, and the architecture behind
+``--pretrained none``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+
+from baselines.mlebench import statoil_iceberg_classifier_challenge as script
+from baselines.vision import ARCHITECTURES
+from tests.baselines.competition_smoke import margin_over_sample, smoke_check
+from tests.baselines.helpers import assert_smoke_check_holds
+
+CID = "statoil-iceberg-classifier-challenge"
+MARGIN = 0.3
+"""The smoke baseline's least lead over the sample submission on the fixture (seed 11)."""
+
+
+@pytest.fixture(scope="module")
+def checked(
+    tmp_path_factory: pytest.TempPathFactory, mlebench_data: Path, mlebench_checkout: Path
+) -> dict[str, Any]:
+    return smoke_check(CID, mlebench_data, mlebench_checkout, tmp_path_factory.mktemp(CID))
+
+
+def test_smoke_run_is_valid_and_beats_the_sample(checked: dict[str, Any]) -> None:
+    folder = assert_smoke_check_holds(checked, CID)
+    assert margin_over_sample(checked, CID) >= MARGIN
+    record = json.loads((folder / "baseline.json").read_text())
+    assert record["pretrained"] == "none" and record["device"] == "cpu"
+    log = (folder / "log.txt").read_text()
+    assert f"model {script.HUB_ID} (" in log and "weights: random (--pretrained none)" in log
+    sub = pd.read_csv(folder / "submission.csv")
+    assert sub["is_iceberg"].between(1e-4, 1 - 1e-4).all()
+    assert sub["id"].is_unique and len(sub) == 16  # the fixture's test chips
+    assert "hold-out log loss: cnn " in log  # both models were fitted and judged
+
+
+def test_pretrained_none_builds_the_hub_architecture() -> None:
+    assert script.HUB_ID in ARCHITECTURES
