@@ -252,8 +252,11 @@ class Run:
         kept submission."""
         from tools.keep import CODE_LIMITS, SUBMISSION_LIMITS, keep_tree
 
+        uid = self.sandbox.uid if self.sandbox.isolated else None
         reports = {
-            name: keep_tree(self.workspace.root, name, self.dir / name, limits).to_dict()
+            name: keep_tree(
+                self.workspace.root, name, self.dir / name, limits, agent_uid=uid
+            ).to_dict()
             for name, limits in (("submission", SUBMISSION_LIMITS), ("code", CODE_LIMITS))
         }
         self.record.event("kept", **reports)

@@ -9,6 +9,9 @@ written by a program that may be trying to win, so ``keep_tree``:
 - copies regular files and folders only. Links, FIFOs, sockets and devices are recorded as
   skipped and never opened; a file is opened ``O_NONBLOCK`` and checked with ``fstat`` on
   that descriptor, so a FIFO swapped in cannot block it;
+- given the agent's uid, skips a file with other names (``st_nlink > 1``) that the agent does
+  not own: a hard link to someone else's file, the private answers say, that the kernel let
+  it make (``fs.protected_hardlinks`` off). The harness's own files there have one name;
 - is bounded (``KeepLimits``): folder depth, entries, bytes per file and in all. What is over
   a limit is skipped and recorded, never cut short (a truncated CSV would grade as something
   the agent never wrote);
@@ -91,6 +94,7 @@ def keep_tree(
     limits: KeepLimits = SUBMISSION_LIMITS,
     links: bool = False,
     exclude: frozenset[str] = frozenset(),
+    agent_uid: int | None = None,
 ) -> KeepReport:
     """Copy the folder ``parent/name`` into a new folder ``dest`` (replaced if it exists).
 
@@ -99,6 +103,8 @@ def keep_tree(
     folder there, gives an empty ``dest`` and a report that says so. ``links``: links are
     copied as links (their target text, never followed), for a repository whose links are
     part of it; otherwise they are skipped. ``exclude``: names at the top level left out.
+    ``agent_uid``: the agent's user, whose hard links to files it does not own are skipped
+    (None: isolation is off, the agent is the harness's user).
     Never raises for what the agent left; an OSError means the harness's own side failed
     (disk full, say).
     """
@@ -120,7 +126,7 @@ def keep_tree(
         os.close(parent_fd)
     dst = os.open(dest, _DIR)
     try:
-        _walk(src, dst, report, limits, links, exclude)
+        _walk(src, dst, report, limits, links, exclude, agent_uid)
     except _Stop:
         report.stopped = f"more than {limits.max_entries} entries; the rest was not kept"
     finally:
@@ -150,6 +156,7 @@ def _walk(
     limits: KeepLimits,
     links: bool,
     exclude: frozenset[str],
+    agent_uid: int | None,
 ) -> None:
     """Copy the folder open at ``src`` into the one open at ``dst``, depth first, without
     recursion (so no depth the agent chooses can exhaust the stack)."""
@@ -184,7 +191,7 @@ def _walk(
                     report.folders += 1
                     stack.append((*opened, path + "/", _entries(opened[0])))
             elif stat.S_ISREG(st.st_mode):
-                _keep_file(s_fd, d_fd, name, path, report, limits)
+                _keep_file(s_fd, d_fd, name, path, report, limits, agent_uid)
             elif links and stat.S_ISLNK(st.st_mode):
                 os.symlink(os.readlink(name, dir_fd=s_fd), name, dir_fd=d_fd)
                 report.links += 1
@@ -215,7 +222,13 @@ def _open_folder(
 
 
 def _keep_file(
-    s_fd: int, d_fd: int, name: str, path: str, report: KeepReport, limits: KeepLimits
+    s_fd: int,
+    d_fd: int,
+    name: str,
+    path: str,
+    report: KeepReport,
+    limits: KeepLimits,
+    agent_uid: int | None,
 ) -> None:
     try:
         fd = os.open(name, _FILE, dir_fd=s_fd)
@@ -227,6 +240,11 @@ def _keep_file(
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             report.skip(path, f"a {_kind(st.st_mode)}: not copied")
+            return
+        if agent_uid is not None and st.st_nlink > 1 and st.st_uid != agent_uid:
+            report.skip(
+                path, f"a hard link to a file of uid {st.st_uid}, not the agent's: not copied"
+            )
             return
         if st.st_size > limits.max_file_bytes:
             report.skip(path, f"{st.st_size} bytes, over the {limits.max_file_bytes}-byte limit")
