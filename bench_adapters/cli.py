@@ -17,6 +17,7 @@ from bench_adapters.options import add_flags, from_args
 from bench_adapters.registry import list_known_issues, list_tasks, resolve_task
 from bench_adapters.report import aggregate_reports
 from scaffolds.protocols import Task
+from scaffolds.record import now_iso, write_json_atomic
 
 EXAMPLES = """examples:
   python -m bench_adapters list --benchmark mlebench --split lite
@@ -99,6 +100,13 @@ def build_parser() -> argparse.ArgumentParser:
             help="the submission CSV (PaperBench: a repository folder, a .bundle or a run folder)",
         )
         add_flags(p, "data", *(("judge", "paper") if name == "grade" else ()))
+        if name == "grade":
+            p.add_argument(
+                "--run-dir",
+                type=Path,
+                help="the run (ended with --grade-later) this grades: its grade.json and "
+                "run.json get the report, and run.json's integrity block the time grading began",
+            )
 
     p = sub.add_parser(
         "grade-jsonl",
@@ -150,12 +158,31 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
+    started = now_iso()  # no private file of the task is read before this
     report = _resolve(args.task, args).grade(args.submission)
+    if args.run_dir is not None:
+        record_grade(args.run_dir, report, started)
     _print_json(report)
     if report.get("judge_error"):  # an outage is no grade: say so, and let a rerun finish it
         print(f"error: {report['judge_error']}", file=sys.stderr)
         return 1
     return 0
+
+
+def record_grade(run_dir: Path, report: dict[str, Any], started: str) -> None:
+    """Put a later grade into its run's record: grade.json, and run.json's grade and
+    ``integrity.grading_started_at`` (when this grading process began)."""
+    path = run_dir / "run.json"
+    try:
+        summary = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise BadInput(f"--run-dir {run_dir}: cannot read its run.json ({e})") from e
+    integrity = summary.get("integrity")
+    if isinstance(integrity, dict):
+        integrity["grading_started_at"] = started
+    summary["grade"] = report
+    write_json_atomic(run_dir / "grade.json", report)
+    write_json_atomic(path, summary)
 
 
 def cmd_grade_jsonl(args: argparse.Namespace) -> int:

@@ -138,10 +138,14 @@ def grade_flags(benchmark: str, values: dict[str, Any]) -> list[str]:
     return argv
 
 
-def grade_command(task: str, submission: Path, values: dict[str, Any]) -> str:
-    """The command that grades ``submission`` for ``task`` with the options ``values``."""
+def grade_command(
+    task: str, submission: Path, values: dict[str, Any], run_dir: Path | None = None
+) -> str:
+    """The command that grades ``submission`` for ``task`` with the options ``values`` (and
+    writes the grade into the run's record, given ``run_dir``)."""
     argv = ["python", "-m", "bench_adapters", "grade", "--task", task]
     argv += ["--submission", str(submission), *grade_flags(task.partition("/")[0], values)]
+    argv += ["--run-dir", str(run_dir)] if run_dir is not None else []
     return " ".join(shlex.quote(part) for part in argv)
 
 

@@ -204,7 +204,9 @@ class Run:
                 self.task.keep_final(self)
             graded = snapshot or kept
             grade = (
-                ungraded(self.config, graded) if self.config.grade_later else self._grade(graded)
+                ungraded(self.config, graded, self.dir)
+                if self.config.grade_later
+                else self._grade(graded)
             )
         except Exception as exc:
             self.record.event("error", source="finish", traceback=traceback.format_exc())
@@ -277,12 +279,13 @@ class Run:
             os.chmod(self.dir, 0o700)  # later runs' agents cannot reach this one's files
 
 
-def ungraded(config: RunConfig, submission: Path) -> dict[str, Any]:
+def ungraded(config: RunConfig, submission: Path, run_dir: Path | None = None) -> dict[str, Any]:
     """The grade of a run that ended with ``--grade-later``: the command that grades it with
-    the run's own task options (data folder, judge model, Code-Dev...)."""
+    the run's own task options (data folder, judge model, Code-Dev...) and, given the run's
+    folder, writes the grade and the time grading began into its record."""
     from bench_adapters.options import grade_command
 
-    command = grade_command(config.task, submission, task_options(config))
+    command = grade_command(config.task, submission, task_options(config), run_dir)
     return {"graded": False, "reason": "ended with --grade-later", "grade_command": command}
 
 

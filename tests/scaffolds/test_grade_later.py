@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 from scaffolds.basic import main
+from scaffolds.integrity import verify
 
 COPY_SAMPLE = (
     "import shutil; shutil.copy('data/sample_submission.csv', 'submission/submission.csv')"
@@ -37,6 +38,11 @@ def test_a_run_ended_with_grade_later_is_graded_by_its_own_command(
     assert later.returncode == 0, later.stderr
     report = json.loads(later.stdout)
     assert report["valid_submission"] is True and report["score"] is not None
+    record = json.loads((out / "run.json").read_text())  # the run's record has it too
+    assert record["grade"] == report == json.loads((out / "grade.json").read_text())
+    integrity = record["integrity"]
+    assert integrity["grading_started_at"] > integrity["sandbox_closed_at"]
+    assert verify(record) is None
 
 
 def test_the_grade_command_carries_the_runs_task_options(tmp_path) -> None:
