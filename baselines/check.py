@@ -163,6 +163,8 @@ class CheckOptions:
     """Passed to the baselines that train networks (``cuda``, ``cpu``; None: their choice)."""
     pretrained: str | None = None
     """Passed to the baselines that start from pretrained weights (``none``: random ones)."""
+    baselines: bool = True
+    """False: the grader's checks alone (answers, sample, corrupted copies); no baseline runs."""
 
 
 def check_task(ref: str, options: CheckOptions) -> TaskCheck:
@@ -231,6 +233,8 @@ def check_sample(task: CompetitionTask) -> list[Outcome]:
 def check_baseline(task: CompetitionTask, folder: Path, options: CheckOptions) -> list[Outcome]:
     if not has_baseline(task.id):
         return [Outcome("baseline", "valid, above median", "skip", "no baseline for this task")]
+    if not options.baselines:
+        return [Outcome("baseline", "valid, above median", "skip", "not run (--no-baselines)")]
     out = folder / "baseline"
     out.mkdir(parents=True, exist_ok=True)
     log = out / "log.txt"

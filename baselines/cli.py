@@ -115,6 +115,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--out", type=Path, default=Path("runs/baselines/check"), help="default: %(default)s"
     )
+    p.add_argument(
+        "--no-baselines",
+        dest="baselines",
+        action="store_false",
+        help="check the graders alone (answers, sample, corrupted copies); train no baseline",
+    )
     _common(p)
     return parser
 
@@ -229,6 +235,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         threads=args.threads,
         device=args.device,
         pretrained=args.pretrained,
+        baselines=args.baselines,
     )
     try:
         args.out.mkdir(parents=True, exist_ok=True)

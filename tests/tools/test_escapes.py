@@ -279,7 +279,7 @@ def test_what_the_agent_leaves_is_taken_safely_and_the_run_ends_final(
     if backend == "namespace":  # resuming such a run does not fault again
         assert basic.main(["--resume", str(run)]) == 0
         again = summary(run)
-        assert again["status"] == "model_exhausted" and again["ended_at"]
+        assert again["status"] == "submitted" and again["ended_at"]  # its answer stands
         assert_record_is_plain(run)
 
 
