@@ -102,17 +102,17 @@ def headline(summaries: list[ComboSummary]) -> list[dict[str, Any]]:
 def benchmark_headlines(rows: list[dict[str, Any]], plan: list[RunSpec]) -> dict[str, Any]:
     """Each benchmark's headline: per split its adapter names (full or partial), and its own
     report sections (TAM-Bench's tables, PaperBench's replication score)."""
-    from bench_adapters.registry import get_benchmark
+    from bench_adapters.registry import ADAPTERS, get_benchmark
     from scaffolds.report import benchmark_sections
 
     out: dict[str, Any] = {}
     tasks = list(dict.fromkeys(s.task for s in plan))
     for name in dict.fromkeys(t.partition("/")[0] for t in tasks):
-        try:
-            adapter = get_benchmark(name)
-        except Exception:
+        if name not in ADAPTERS:  # a task folder given by path: no benchmark to speak for it
             continue
-        run = {t.partition("/")[2] for t in tasks if t.startswith(f"{name}/")}
+        adapter = get_benchmark(name)
+        in_benchmark = [s for s in plan if s.task.startswith(f"{name}/")]
+        run = {s.task.partition("/")[2] for s in in_benchmark}
         splits = []
         for split in getattr(adapter, "splits", list)():
             ids = set(adapter.list_ids(split))
@@ -121,10 +121,9 @@ def benchmark_headlines(rows: list[dict[str, Any]], plan: list[RunSpec]) -> dict
             missing = sorted(ids - run)
             entry: dict[str, Any] = {"split": split, "tasks": len(ids), "missing": missing}
             if not missing:
-                chosen = [s for s in plan if s.task.partition("/")[2] in ids]
+                chosen = [s for s in in_benchmark if s.task.partition("/")[2] in ids]
                 entry["results"] = headline(summarize(rows, chosen))
             splits.append(entry)
-        in_benchmark = [s for s in plan if s.task.startswith(f"{name}/")]
         out[name] = {
             "tasks_run": sorted(run),
             "all_tasks_run": headline(summarize(rows, in_benchmark)),
@@ -151,15 +150,14 @@ def monitor_flags(grid_dir: Path, rows: dict[str, dict[str, Any]]) -> dict[str, 
 
 def known_issues(tasks: list[str]) -> dict[str, list[str]]:
     """Task -> its benchmark's known upstream issues (``known_issues`` of its adapter)."""
-    from bench_adapters.registry import get_benchmark
+    from bench_adapters.registry import ADAPTERS, get_benchmark
 
     issues = {}
     for task in tasks:
         bench, _, task_id = task.partition("/")
-        try:
-            lines = list(getattr(get_benchmark(bench), "known_issues", lambda _id: [])(task_id))
-        except Exception:  # not a benchmark's task (a task folder): nothing known
-            lines = []
+        if bench not in ADAPTERS:  # a task folder given by path: nothing known
+            continue
+        lines = list(getattr(get_benchmark(bench), "known_issues", lambda _id: [])(task_id))
         if lines:
             issues[task] = lines
     return issues

@@ -94,6 +94,10 @@ def test_every_number_of_the_disclosure_matches_the_records(grid: Path) -> None:
     assert demo["any_medal_pct"] == {"mean": 50.0, "sem": 50.0}
     assert demo["valid_submission_pct"] == {"mean": 100.0, "sem": 0.0}
     assert demo["pass_at_k_pct"] == [50.0, 100.0]  # 1 - C(1,1)/C(2,1); 1 - C(1,2)/C(2,2)
+    assert data["headline"]["benchmarks"]["demo"]["splits"]
+    for split in data["headline"]["benchmarks"]["demo"]["splits"]:  # one task of several run
+        assert split["missing"] and "results" not in split
+        assert f"Split `{split['split']}`: covered in part" in text
     assert "50.0 ± 50.0" in text and "Run on a laptop for the test suite." in text
     assert "verified from each of the 2 run records" in text
     assert data["monitor"] == {weak: {"flagged": True, "disqualified": False, "plagiarism": True}}
