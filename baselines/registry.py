@@ -64,6 +64,7 @@ BASELINES: tuple[str, ...] = (
     "mlebench/iwildcam-2020-fgvc7",
     "mlebench/seti-breakthrough-listen",
     "mlebench/alaska2-image-steganalysis",
+    "mlebench/osic-pulmonary-fibrosis-progression",
     "demo/tabular-binary",
     "demo/tabular-regression",
     "demo/digits-image",
