@@ -65,6 +65,7 @@ BASELINES: tuple[str, ...] = (
     "mlebench/seti-breakthrough-listen",
     "mlebench/alaska2-image-steganalysis",
     "mlebench/osic-pulmonary-fibrosis-progression",
+    "mlebench/rsna-miccai-brain-tumor-radiogenomic-classification",
     "demo/tabular-binary",
     "demo/tabular-regression",
     "demo/digits-image",
