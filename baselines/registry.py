@@ -66,6 +66,7 @@ BASELINES: tuple[str, ...] = (
     "mlebench/alaska2-image-steganalysis",
     "mlebench/osic-pulmonary-fibrosis-progression",
     "mlebench/rsna-miccai-brain-tumor-radiogenomic-classification",
+    "mlebench/rsna-breast-cancer-detection",
     "demo/tabular-binary",
     "demo/tabular-regression",
     "demo/digits-image",
