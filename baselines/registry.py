@@ -67,6 +67,7 @@ BASELINES: tuple[str, ...] = (
     "mlebench/osic-pulmonary-fibrosis-progression",
     "mlebench/rsna-miccai-brain-tumor-radiogenomic-classification",
     "mlebench/rsna-breast-cancer-detection",
+    "mlebench/rsna-2022-cervical-spine-fracture-detection",
     "demo/tabular-binary",
     "demo/tabular-regression",
     "demo/digits-image",
