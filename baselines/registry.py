@@ -68,6 +68,7 @@ BASELINES: tuple[str, ...] = (
     "mlebench/rsna-miccai-brain-tumor-radiogenomic-classification",
     "mlebench/rsna-breast-cancer-detection",
     "mlebench/rsna-2022-cervical-spine-fracture-detection",
+    "mlebench/inaturalist-2019-fgvc6",
     "demo/tabular-binary",
     "demo/tabular-regression",
     "demo/digits-image",
