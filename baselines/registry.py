@@ -69,6 +69,7 @@ BASELINES: tuple[str, ...] = (
     "mlebench/rsna-breast-cancer-detection",
     "mlebench/rsna-2022-cervical-spine-fracture-detection",
     "mlebench/inaturalist-2019-fgvc6",
+    "mlebench/cdiscount-image-classification-challenge",
     "demo/tabular-binary",
     "demo/tabular-regression",
     "demo/digits-image",
