@@ -70,6 +70,7 @@ BASELINES: tuple[str, ...] = (
     "mlebench/rsna-2022-cervical-spine-fracture-detection",
     "mlebench/inaturalist-2019-fgvc6",
     "mlebench/cdiscount-image-classification-challenge",
+    "mlebench/bms-molecular-translation",
     "demo/tabular-binary",
     "demo/tabular-regression",
     "demo/digits-image",
