@@ -269,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, help="data and runs folder (default: a temp dir)")
     parser.add_argument("--json", type=Path, help="also write the rows here")
     args = parser.parse_args(argv)
-    known = [c for c in split_ids("all") if has_baseline(f"mlebench/{c}") and c in SIZES]
+    known = sorted(c for c in SIZES if has_baseline(f"mlebench/{c}"))
     if args.tasks == "all":
         ids = known
     else:
