@@ -43,6 +43,7 @@ def test_smoke_run_is_valid_and_beats_the_sample(
     log = (folder / "log.txt").read_text()
     assert f"model {script.HUB_ID} (" in log and "weights: random (--pretrained none)" in log
     assert re.search(r"hold-out distance: ctc \d+\.\d\d, constant \d+\.\d\d", log), log
+    assert "read 60/60 test drawings" in log  # the test read by CTC, a chunk at a time
     sub = pd.read_csv(folder / "submission.csv", dtype={"image_id": str})
     assert list(sub["image_id"]) == list(
         pd.read_csv(public / "sample_submission.csv", dtype={"image_id": str})["image_id"]
