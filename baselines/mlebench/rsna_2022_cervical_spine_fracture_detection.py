@@ -63,6 +63,7 @@ SMOKE_LR = 1e-3  # ... at a higher rate: random weights (--pretrained none) star
 TIME_BUDGET_S = 2 * 60 * 60.0  # the whole script, data to file
 THREADS = CORES  # DICOM decoding and CPU training
 RESERVE_S = 30.0  # kept back for writing (prediction time is measured and kept back too)
+READ_CHUNK = 100  # studies decoded at a time (as float32 volumes: 1 GB at full size)
 
 
 def windowed(volumes: np.ndarray) -> np.ndarray:
@@ -70,6 +71,22 @@ def windowed(volumes: np.ndarray) -> np.ndarray:
     colours = [np.clip((volumes - (c - w / 2)) / w, 0, 1) for c, w in WINDOWS]
     stacked = (np.stack(colours, -1) * 255).astype(np.uint8)
     return stacked.reshape(-1, *stacked.shape[2:])
+
+
+def read_studies(
+    folders: list[Path], depth: int, size: int, threads: int, budget: Budget
+) -> np.ndarray:
+    """Every study's slices, windowed, as (N * depth, size, size, 3) uint8; read
+    ``READ_CHUNK`` studies at a time (their float volumes would not all fit in memory)."""
+    out = np.zeros((len(folders) * depth, size, size, 3), np.uint8)
+    for start in range(0, len(folders), READ_CHUNK):
+        chunk = folders[start : start + READ_CHUNK]
+        images = windowed(read_volumes(chunk, depth, size, threads, lambda _: None))
+        out[start * depth : start * depth + len(images)] = images
+        budget.log(
+            f"decoded {start + len(chunk):,}/{len(folders):,} studies at {depth}x{size}x{size}"
+        )
+    return out
 
 
 class StudyNet(torch.nn.Module):
@@ -127,9 +144,9 @@ def main(
 
     depth, size = (SMOKE_DEPTH, SMOKE_SIZE) if smoke else (DEPTH, IMAGE_SIZE)
     folders = [public_dir / "train_images" / s for s in train["StudyInstanceUID"]]
-    images = windowed(read_volumes(folders, depth, size, threads, budget.log))
+    images = read_studies(folders, depth, size, threads, budget)
     folders = [public_dir / "test_images" / s for s in studies]
-    test_images = windowed(read_volumes(folders, depth, size, threads, budget.log))
+    test_images = read_studies(folders, depth, size, threads, budget)
     truth = train[TYPES].to_numpy(np.float32)
     fit_rows, val_rows = stratified_holdout(train["patient_overall"].to_numpy(), HOLDOUT, SEED)
 
