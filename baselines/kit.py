@@ -23,6 +23,7 @@ import argparse
 import inspect
 import os
 import sys
+import tarfile
 import threading
 import time
 import zipfile
@@ -142,6 +143,31 @@ def zip_member(archive: Path, name: str) -> bytes:
     if archive not in handles:
         handles[archive] = zipfile.ZipFile(archive)
     return handles[archive].read(name)
+
+
+_tar_lock = threading.Lock()
+_tar_index: dict[Path, dict[str, tuple[int, int]]] = {}
+
+
+def tar_index(archive: Path) -> dict[str, tuple[int, int]]:
+    """Where each file's bytes lie in an uncompressed tar archive: name -> (offset, size).
+    The headers are read once a process (a tar has no index; its members can be many)."""
+    with _tar_lock:
+        if archive not in _tar_index:
+            with tarfile.open(archive, "r:") as tar:
+                found = {m.name: (m.offset_data, m.size) for m in tar if m.isfile()}
+            _tar_index[archive] = found
+        return _tar_index[archive]
+
+
+def tar_member(archive: Path, name: str) -> bytes:
+    """One member of an uncompressed tar archive, read at its offset (any thread)."""
+    offset, size = tar_index(archive)[name]
+    fd = os.open(archive, os.O_RDONLY)
+    try:
+        return os.pread(fd, size, offset)
+    finally:
+        os.close(fd)
 
 
 def predict(model: Any, x: Any) -> np.ndarray:

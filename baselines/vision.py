@@ -23,14 +23,15 @@ import numpy as np
 import torch
 from PIL import Image
 
-from baselines.kit import SetupError, zip_member
+from baselines.kit import SetupError, tar_member, zip_member
 
 IMAGENET_MEAN = (0.485, 0.456, 0.406)
 IMAGENET_STD = (0.229, 0.224, 0.225)
 """The normalisation every model below was pretrained with."""
 
-Source = Path | tuple[Path, str]
-"""An image file, or a member of a zip archive."""
+Source = Path | tuple[Path, str] | bytes
+"""An image file, a member of an archive (a zip, or an uncompressed tar: ``.tar``, or named
+``.tar.gz`` as iNaturalist's are while holding a plain tar), or an encoded image's bytes."""
 
 
 def _resnet(hidden: list[int], depths: list[int], layer_type: str) -> Callable[[], Any]:
@@ -98,9 +99,13 @@ def describe(model: torch.nn.Module, hub_id: str, pretrained: str | None) -> str
 def read_image(source: Source, size: int, mode: str = "RGB") -> np.ndarray:
     """One image as a ``size`` x ``size`` uint8 array (squashed to a square, bilinear)."""
     image: Image.Image
-    if isinstance(source, tuple):
+    if isinstance(source, bytes):
+        image = Image.open(io.BytesIO(source))
+    elif isinstance(source, tuple):
         archive, member = source
-        image = Image.open(io.BytesIO(zip_member(archive, member)))
+        is_tar = archive.name.endswith((".tar", ".tar.gz", ".tgz"))
+        data = tar_member(archive, member) if is_tar else zip_member(archive, member)
+        image = Image.open(io.BytesIO(data))
     else:
         image = Image.open(source)
     image.draft(mode, (size, size))  # JPEG: decode at a reduced scale when that suffices

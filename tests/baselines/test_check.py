@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -96,6 +99,63 @@ def test_a_failed_expectation_exits_1_naming_task_expectation_and_evidence(
     report = json.loads((out / "check.json").read_text())
     assert report["summary"]["ok"] is False and report["summary"]["failed"] == 1
     assert report["failures"] == [f.removeprefix("FAIL ") for f in failures]
+
+
+BROKEN = {
+    "copies the sample": (
+        "shutil.copy(public_dir / 'sample_submission.csv', out_path)",
+        ["better than the sample: score "],
+    ),
+    "drops a column": (
+        "pd.read_csv(public_dir / 'sample_submission.csv').iloc[:, :1].to_csv(out_path, index=False)",
+        ["valid: graded invalid: ", "better than the sample: the baseline submission has no score"],
+    ),
+    "crashes": ("raise RuntimeError('deliberately broken')", ["runs: crashed: RuntimeError"]),
+}
+"""Ways a baseline can be broken: the body of its ``main``, and the failures ``check`` names."""
+
+
+def broken_baseline(folder: Path, body: str) -> ModuleType:
+    """A baseline script (a real module file) whose ``main`` runs ``body``."""
+    source = f"""
+import shutil
+import pandas as pd
+METRIC, SEED, TIME_BUDGET_S, THREADS = "accuracy", 0, 60.0, 1
+def main(public_dir, out_path, *, smoke=False, time_budget_s=60.0, threads=1):
+    {body}
+    return 0.5
+"""
+    (folder / "broken.py").write_text(source)
+    spec = importlib.util.spec_from_file_location("broken_baseline", folder / "broken.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("how", sorted(BROKEN))
+def test_a_deliberately_broken_baseline_fails_the_check_with_exit_1(
+    how: str,
+    mlebench_data: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """spaceship-titanic's script swapped for a broken one: the check, run as the CLI runs it,
+    exits 1 and names the baseline's failed expectations, and only those."""
+    body, named = BROKEN[how]
+    monkeypatch.setitem(
+        sys.modules, "baselines.mlebench.spaceship_titanic", broken_baseline(tmp_path, body)
+    )
+    out = tmp_path / "out"
+    argv = ["--tasks", "spaceship-titanic", "--smoke", "--data-dir", str(mlebench_data)]
+    assert check([*argv, "--out", str(out)]) == 1
+    failures = [line for line in capsys.readouterr().err.splitlines() if line.startswith("FAIL ")]
+    assert len(failures) == len(named), failures
+    for line, start in zip(failures, named, strict=True):
+        assert line.startswith(f"FAIL mlebench/spaceship-titanic: baseline: {start}"), line
+    report = json.loads((out / "check.json").read_text())
+    assert report["summary"]["ok"] is False and report["summary"]["failed"] == len(named)
 
 
 def test_unprepared_tasks_are_listed_as_skipped_with_the_reason(

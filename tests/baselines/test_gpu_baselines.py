@@ -83,3 +83,30 @@ def test_a_budget_that_fits_nothing_reports_not_run_and_exits_1(tmp_path: Path) 
         [sys.executable, str(SCRIPT), "--time-budget", "0"], capture_output=True, text=True
     )
     assert bad.returncode == 2 and bad.stderr.startswith("error: ")
+
+
+def test_any_competition_with_a_baseline_is_taken_and_what_is_left_out_is_named(
+    tmp_path: Path,
+) -> None:
+    """Beyond Lite (the scans and the other images): a budget for none of them runs none, and
+    the table and the last line name each one left out; an id without a baseline is refused."""
+    cids = ["osic-pulmonary-fibrosis-progression", "bms-molecular-translation"]
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--tasks", ",".join(cids), "--time-budget", "5",
+         "--work", tmp_path],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    for cid in cids:
+        assert f"| {cid} | not run: out of budget |" in done.stdout
+    assert f"0 of 2 run (not run: out of budget: {', '.join(cids)})" in done.stdout
+    bad = subprocess.run(
+        [sys.executable, str(SCRIPT), "--tasks", "osic-pulmonary-fibrosis-progression,no-such"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert bad.returncode == 2
+    assert bad.stderr == "error: no baseline or no synthetic data for: no-such\n"

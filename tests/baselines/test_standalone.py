@@ -24,7 +24,9 @@ SHARED = ["baselines.kit", "baselines.textnorm", "baselines.torchkit", "baseline
           "baselines.segment", "baselines.boxes", "baselines.detr", "baselines.centernet",
           "baselines.xray", "baselines.lidar", "rlecodec",
           # the image kits beyond Lite: retrieval by embedding, Herbarium, multi-label heads
-          "baselines.retrieval", "baselines.herbarium", "baselines.multilabel"]  # fmt: skip
+          "baselines.retrieval", "baselines.herbarium", "baselines.multilabel",
+          # scans: DICOM series as volumes
+          "baselines.dicom"]  # fmt: skip
 
 PROBE = f"""
 import json, runpy, sys
@@ -87,7 +89,7 @@ def test_importing_every_script_loads_no_harness() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=300
     )
     assert done.returncode == 0, done.stderr
-    assert len(SCRIPTS) == 51 and not HARNESS & set(json.loads(done.stdout))
+    assert len(SCRIPTS) == 58 and not HARNESS & set(json.loads(done.stdout))
 
 
 def test_a_run_alone_takes_device_and_pretrained_and_loads_no_harness(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -36,7 +37,7 @@ def test_pretrained_weights_that_cannot_be_loaded_say_what_to_do(tmp_path: Path)
     assert str(tmp_path) in str(caught.value) and "\n" not in str(caught.value)
 
 
-def test_images_decode_from_files_and_zips_at_one_size(tmp_path: Path) -> None:
+def test_images_decode_from_files_zips_and_bytes_at_one_size(tmp_path: Path) -> None:
     colours = [(255, 0, 0), (0, 255, 0), (0, 0, 255)]
     paths = []
     for k, colour in enumerate(colours):
@@ -45,10 +46,24 @@ def test_images_decode_from_files_and_zips_at_one_size(tmp_path: Path) -> None:
     Image.new("L", (20, 20), 128).save(tmp_path / "grey.png")
     with zipfile.ZipFile(tmp_path / "a.zip", "w") as zf:
         zf.write(paths[1], arcname="inside.png")
-    images = load_images([*paths, (tmp_path / "a.zip", "inside.png")], 16, 2, lambda _: None)
-    assert images.shape == (4, 16, 16, 3) and images.dtype == np.uint8
-    assert [tuple(images[k, 8, 8]) for k in range(4)] == [*colours, colours[1]]
+    sources = [*paths, (tmp_path / "a.zip", "inside.png"), paths[2].read_bytes()]
+    images = load_images(sources, 16, 2, lambda _: None)
+    assert images.shape == (5, 16, 16, 3) and images.dtype == np.uint8
+    assert [tuple(images[k, 8, 8]) for k in range(5)] == [*colours, colours[1], colours[2]]
     assert read_image(tmp_path / "grey.png", 8).shape == (8, 8, 3)  # grey becomes RGB
+
+
+def test_images_decode_from_plain_tars_even_named_tar_gz(tmp_path: Path) -> None:
+    """iNaturalist's archives: plain tars named .tar.gz, read member by member at offsets."""
+    colours = [(255, 0, 0), (0, 0, 255)]
+    for k, colour in enumerate(colours):
+        Image.new("RGB", (30, 20), colour).save(tmp_path / f"{k}.jpg", quality=95)
+    with tarfile.open(tmp_path / "photos.tar.gz", "w") as tar:  # "w": uncompressed
+        for k in (1, 0):
+            tar.add(tmp_path / f"{k}.jpg", arcname=f"Birds/{k}.jpg")
+    sources = [(tmp_path / "photos.tar.gz", f"Birds/{k}.jpg") for k in (0, 1)]
+    images = load_images(sources, 8, 2, lambda _: None)
+    assert np.abs(images[:, 4, 4].astype(int) - np.array(colours)).max() <= 8
 
 
 def test_batches_normalise_and_flip() -> None:

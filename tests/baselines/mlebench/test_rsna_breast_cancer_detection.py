@@ -1,0 +1,56 @@
+"""rsna-breast-cancer-detection's baseline: a smoke run on the DICOM mammograms through the real
+grader, its margin over the sample submission, the submission's form, and the architecture
+behind ``--pretrained none``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from baselines.mlebench import rsna_breast_cancer_detection as script
+from baselines.vision import ARCHITECTURES
+from tests.baselines.competition_smoke import margin_over_sample, smoke_check
+from tests.baselines.helpers import assert_smoke_check_holds
+
+CID = "rsna-breast-cancer-detection"
+MARGIN = 0.2
+"""The smoke baseline's least lead in probabilistic F1 over the sample submission (the training
+cancer rate for every breast) on the fixture (seed 11)."""
+
+
+@pytest.fixture(scope="module")
+def checked(
+    tmp_path_factory: pytest.TempPathFactory, mlebench_data: Path, mlebench_checkout: Path
+) -> dict[str, Any]:
+    return smoke_check(CID, mlebench_data, mlebench_checkout, tmp_path_factory.mktemp(CID))
+
+
+def test_smoke_run_is_valid_and_beats_the_sample(
+    checked: dict[str, Any], mlebench_data: Path
+) -> None:
+    public = mlebench_data / CID / "prepared" / "public"
+    folder = assert_smoke_check_holds(checked, CID)
+    assert margin_over_sample(checked, CID) >= MARGIN
+    record = json.loads((folder / "baseline.json").read_text())
+    assert record["pretrained"] == "none" and record["device"] == "cpu"
+    log = (folder / "log.txt").read_text()
+    assert f"model {script.HUB_ID} (" in log and "weights: random (--pretrained none)" in log
+    sub = pd.read_csv(folder / "submission.csv")
+    breasts = set(pd.read_csv(public / "test.csv")["prediction_id"])
+    assert len(sub) == len(breasts) and set(sub["prediction_id"]) == breasts  # one row a breast
+    assert sub["cancer"].between(0, 1).all()
+
+
+def test_pretrained_none_builds_the_hub_architecture() -> None:
+    assert script.HUB_ID in ARCHITECTURES
+
+
+def test_pf1_counts_probabilities_as_soft_votes() -> None:
+    truth = np.array([1, 0, 0, 0])
+    assert script.pf1(truth, np.array([1.0, 0, 0, 0])) == 1.0
+    assert script.pf1(truth, np.array([0.5, 0.5, 0, 0])) == 0.5  # precision 0.5, recall 0.5
