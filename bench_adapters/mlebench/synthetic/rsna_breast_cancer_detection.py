@@ -88,7 +88,7 @@ def draw(rng: np.random.Generator, side: int, row: pd.Series) -> np.ndarray:
 
 
 def write_images(rng: np.random.Generator, folder: Path, rows: pd.DataFrame, side: int) -> None:
-    for _, row in rows.iterrows():
+    for n, (_, row) in enumerate(rows.iterrows()):
         patient = str(row["patient_id"])
         (folder / patient).mkdir(parents=True, exist_ok=True)
         elements = {
@@ -101,7 +101,9 @@ def write_images(rng: np.random.Generator, folder: Path, rows: pd.DataFrame, sid
             (0x0020, 0x0062): ("CS", row["laterality"]),
         }
         path = folder / patient / f"{row['image_id']}.dcm"
-        write_dicom(path, draw(rng, side, row), MAMMOGRAPHY_FOR_PRESENTATION, uid(rng), elements)
+        pixels = draw(rng, side, row)
+        # every other mammogram compressed, as Kaggle's all are (RLE here, JPEG 2000 there)
+        write_dicom(path, pixels, MAMMOGRAPHY_FOR_PRESENTATION, uid(rng), elements, n % 2 == 1)
 
 
 TRAIN = [

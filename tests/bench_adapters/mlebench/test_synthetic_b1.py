@@ -573,13 +573,16 @@ def test_breast_layout_breasts_and_masses_that_show(mlebench_data: Path) -> None
     assert sample["cancer"].iloc[0] == pytest.approx(train["cancer"].mean())
     assert answers["cancer"].sum() >= 2
 
-    brightest = []
+    brightest, syntaxes = [], []
     for row in train.itertuples():
         path = root / "public/train_images" / str(row.patient_id) / f"{row.image_id}.dcm"
         scan = pydicom.dcmread(path)
         assert scan.ImageLaterality == row.laterality and scan.ViewPosition == row.view
         brightest.append(float(np.percentile(scan.pixel_array, 99)))
+        syntaxes.append(scan.file_meta.TransferSyntaxUID.name)
     assert roc_auc_score(train["cancer"], brightest) > 0.9
+    # every other one compressed, as Kaggle's are (RLE here; pydicom decodes it unaided)
+    assert set(syntaxes) == {"Explicit VR Little Endian", "RLE Lossless"}
 
 
 # --- the grader sanity check on every B1 fixture ----------------------------------------------
@@ -614,3 +617,23 @@ def test_check_passes_gold_sample_and_corrupted_copies(
             ("missing-column", "invalid, with a message"): "pass",
             ("wrong-row-count", "invalid, with a message"): "pass",
         }, (task.task, [o for o in task.outcomes if o.status != "pass"])
+
+
+def test_the_rle_writer_round_trips_every_kind_of_row(tmp_path: Path) -> None:
+    """PackBits runs, literals over 128 bytes, single bytes and flat rows decode as written."""
+    import pydicom
+
+    from bench_adapters.mlebench.synthetic.dicom import MR_IMAGE_STORAGE, write_dicom
+
+    rng = np.random.default_rng(3)
+    for shape in [(1, 1), (5, 7), (3, 300), (64, 64)]:
+        pixels = rng.integers(0, 4096, size=shape).astype(np.uint16)
+        pixels[:, : min(3, shape[1])] = 7  # a run at the start of each row
+        path = tmp_path / f"{shape[0]}x{shape[1]}.dcm"
+        write_dicom(path, pixels, MR_IMAGE_STORAGE, "2.25.1", {}, compressed=True)
+        scan = pydicom.dcmread(path)
+        assert scan.file_meta.TransferSyntaxUID.name == "RLE Lossless"
+        assert np.array_equal(scan.pixel_array, pixels), shape
+    flat = np.zeros((2, 260), np.uint16)
+    write_dicom(tmp_path / "flat.dcm", flat, MR_IMAGE_STORAGE, "2.25.2", {}, compressed=True)
+    assert np.array_equal(pydicom.dcmread(tmp_path / "flat.dcm").pixel_array, flat)
