@@ -25,13 +25,6 @@ from typing import Any
 
 from scaffolds.record import now_iso
 
-CHOSEN_BY = {
-    "answer": "the agent's answer call",
-    "best_node": "the best node by the metric its own code printed",
-    "last_file": "the last file written to the submission path",
-}
-"""How a scaffold chose the submission that is graded."""
-
 Validator = Callable[[Path], tuple[bool, str]]
 
 
@@ -44,6 +37,9 @@ class Integrity:
     """One run's integrity facts, kept in ``run.json`` (and read back on resume)."""
 
     chosen_by: str = "last_file"
+    """How the graded submission was chosen: ``answer`` (the agent's answer call),
+    ``best_node`` (AIDE's best node by the metric its own code printed) or ``last_file``
+    (whatever was last written to the submission path)."""
     validations: dict[str, int] = field(default_factory=lambda: {"agent": 0, "harness": 0})
     sandbox_closed_at: str | None = None
     grading_started_at: str | None = None

@@ -216,8 +216,9 @@ class Run:
             status = "harness_error"
             grade = {"error": error, "valid_submission": False}
         violation = self.integrity.violation()
-        if violation is not None:
+        if violation is not None:  # a run that tried to score itself is credited nothing
             status, error = "harness_error", violation
+            grade = {"error": violation, "valid_submission": False}
         write_json_atomic(self.dir / "grade.json", grade)
         self.record.update(
             **self._counters(), provider_models=self.provider_models(), prompts=prompts.loaded()

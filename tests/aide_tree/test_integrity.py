@@ -73,7 +73,7 @@ def test_grading_mid_run_is_refused_and_ends_the_run_as_a_harness_error(
     )
     integrity = record["integrity"]
     assert integrity["violations"] and "sandbox was open" in integrity["violations"][0]
-    assert integrity["grading_started_at"] >= integrity["sandbox_closed_at"]
+    assert record["grade"] == {"error": record["error"], "valid_submission": False}  # no credit
 
 
 def test_an_honest_run_records_its_validations_and_how_its_submission_was_chosen(
