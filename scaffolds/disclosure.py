@@ -281,8 +281,10 @@ def markdown(data: dict[str, Any]) -> str:
                   "as runs with no result):", ""]  # fmt: skip
         lines += [f"- `{e['run']}`: {e['reason']}" for e in integrity["excluded"]]
     else:
-        lines += [f"{STATEMENT}: verified from each of the {integrity['runs']} run records "
-                  "(sandbox closed before grading, no violation, answers never exposed)."]  # fmt: skip
+        lines += [f"{STATEMENT}: verified from the records of {integrity['verified']} of "
+                  f"{integrity['runs']} run(s) (sandbox closed before grading, no violation, "
+                  "answers never exposed; a run with no record is listed under Tasks and "
+                  "seeds, with no result)."]  # fmt: skip
     lines += ["", "## Models and scaffolds", ""]
     for m in data["models"]:
         named = ", ".join(f"`{n}`" for n in m["provider_models"]) or "not reported"
