@@ -26,6 +26,7 @@ from typing import Any
 from scaffolds.grid.aggregate import RATES, ComboSummary, summarize
 from scaffolds.grid.plan import RunSpec, planned_runs
 from scaffolds.grid.results import CRASHED, current_rows
+from scaffolds.grid.runstate import read_run_json
 from scaffolds.integrity import verify
 from scaffolds.record import write_atomic, write_json_atomic
 from scaffolds.stats import MeanSem
@@ -51,14 +52,9 @@ def defaults(scaffold: str) -> dict[str, Any]:
     }
 
 
-def read_record(grid_dir: Path, row: dict[str, Any], name: str) -> dict[str, Any] | None:
-    """A run's run.json (the grid's own file; None when it has none or it is unreadable)."""
-    path = grid_dir / str(row.get("run_dir") or f"runs/{name}") / "run.json"
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return record if isinstance(record, dict) else None
+def run_folder(grid_dir: Path, name: str, row: dict[str, Any]) -> Path:
+    """The run's folder, as its results row names it."""
+    return grid_dir / str(row.get("run_dir") or f"runs/{name}")
 
 
 def machine_line(machine: Any) -> str:
@@ -136,12 +132,12 @@ def benchmark_headlines(rows: list[dict[str, Any]], plan: list[RunSpec]) -> dict
 def monitor_flags(grid_dir: Path, rows: dict[str, dict[str, Any]]) -> dict[str, dict[str, bool]]:
     """Run -> the monitors' flags (any, disqualifying, plagiarism), for each run with a
     ``monitor.json``."""
+    from scaffolds.monitor.grid import read_monitor
+
     flags = {}
     for name, row in rows.items():
-        path = grid_dir / str(row.get("run_dir") or f"runs/{name}") / "monitor.json"
-        try:
-            report = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        report = read_monitor(run_folder(grid_dir, name, row))
+        if report is None:
             continue
         flags[name] = {k: bool(report.get(k)) for k in ("flagged", "disqualified")}
         flags[name]["plagiarism"] = bool((report.get("plagiarism") or {}).get("flagged"))
@@ -194,7 +190,11 @@ def disclosure(grid_dir: Path, notes: str | None = None) -> dict[str, Any]:
 
     plan = planned_runs(grid_dir)
     rows = current_rows(grid_dir)
-    records = {n: r for n, row in rows.items() if (r := read_record(grid_dir, row, n)) is not None}
+    records = {
+        n: r
+        for n, row in rows.items()
+        if (r := read_run_json(run_folder(grid_dir, n, row))) is not None
+    }
     runs, excluded = [], []
     failed: list[dict[str, Any]] = [
         {"run": s.name, "task": s.task, "status": "missing", "why": "no result"}
