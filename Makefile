@@ -73,8 +73,10 @@ local-model-check: install
 # own). Data built once is shared by both phases through SCAFFOLDS_TEST_SHARE. It ends with the
 # 15 slowest tests and the wall time (tests/durations.py). pytest exits 5 when it collected no
 # tests: that is a failure here, never a pass; so is a test over 60 s that does not say why.
+# PYTEST_ARGS go to both phases: `make test PYTEST_ARGS=--random-order` runs each in random order.
 JOBS ?= $(shell nproc)
-PYTEST := $(PY) -m pytest -q -p no:cacheprovider
+PYTEST_ARGS ?=
+PYTEST := $(PY) -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)
 test: local-model-check
 	@share=$$(mktemp -d /tmp/scaffolds-test-XXXXXX) && export SCAFFOLDS_TEST_SHARE=$$share; \
 	start=$$(date +%s); \
