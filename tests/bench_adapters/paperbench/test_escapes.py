@@ -244,6 +244,28 @@ def test_a_bundle_is_stopped_at_its_size_limit(
         assert write_bundle(box, repo, root / "s.bundle", max_bytes=8 << 20).bytes > 3 << 20
 
 
+def interfaces(proc_net_dev: str) -> list[str]:
+    return sorted(line.split(":")[0].strip() for line in proc_net_dev.splitlines()[2:])
+
+
+def test_reproduction_has_the_network_the_run_had(agent_dir: Callable[[str], Path]) -> None:
+    """reproduce.sh has the network by default, as upstream's container has it, and loopback
+    only under ``--agent-network off`` (the grading option a run passes on)."""
+    require(os.geteuid() == 0, "the agent user exists only under a root harness")
+    problem = namespace_problem(bwrap_path())
+    require(problem is None, f"the namespace sandbox cannot run here: {problem}")
+    root = agent_dir("pb-net-")
+    files = {"README.md": "# r\n", "reproduce.sh": "cat /proc/net/dev > nets.txt\n"}
+    repo = make_repo(root / "sub", files)
+    seen = {}
+    for network in ("on", "off"):
+        result = reproduce(repo, root / f"out-{network}", timeout_s=60, network=network)
+        assert result.succeeded and result.network == network, result.log()
+        seen[network] = interfaces((Path(result.submission) / "nets.txt").read_text())
+    assert seen["off"] == ["lo"]
+    assert seen["on"] == interfaces(Path("/proc/net/dev").read_text())
+
+
 # --- hand-made git repositories ---------------------------------------------------------------
 
 
