@@ -7,6 +7,13 @@ link (``gitpack``). Commits and trees are checked against their hashes, so a for
 cannot make a tree loop; a blob's size comes from its header, the full 64-bit size (the index
 keeps only 32 bits), without inflating the blob.
 
+The repository may be built to make reading it expensive, so every cost is bounded from this
+side: entries visited, the bytes of trees held, the length of a path and of the listing, the
+bytes that deltas may build (summed from their headers before any is applied: a few hundred
+bytes of deltas that each rebuild a large base would otherwise take hours), and the time of
+the whole reading. The listing keeps one frame per folder level, so its memory grows with the
+depth, never with the number of folders still to visit.
+
 Not read (such a commit reads as having missing objects): alternates, replace refs, grafts.
 """
 
@@ -26,11 +33,11 @@ from bench_adapters.paperbench.gitpack import (
     GitObjectError,
     Pack,
     apply_delta,
+    delta_result_size,
     inflate,
     open_dir,
     open_regular,
     reader,
-    size_varint,
 )
 
 MAX_DELTA_CHAIN = 10_000
@@ -43,7 +50,16 @@ MAX_TREE_ENTRIES = 2_000_000
 """Tree entries visited at most, folders included: a handful of trees naming each other many
 times over (fan-out 10, depth 12) would otherwise be walked for days without a single file."""
 MAX_SECONDS = 60.0
-"""Longest a listing may take; a repository that needs longer is refused."""
+"""Longest a reading of the repository (its commit, trees and deltas) may take; a repository
+that needs longer is refused."""
+MAX_PATH_CHARS = 4096
+"""Longest committed path (Linux's ``PATH_MAX``: no checkout could hold a longer one)."""
+MAX_LISTING_CHARS = 64 * 2**20
+"""Characters of all listed paths together (a million files of 64 characters)."""
+MAX_TREE_BYTES = MAX_OBJECT_BYTES
+"""Bytes of distinct trees read and held while listing."""
+MAX_DELTA_BYTES = 8 * MAX_OBJECT_BYTES
+"""Bytes that deltas may build in all while the repository is read."""
 _FILE_MODES = (0o100644, 0o100755, 0o120000)
 """Blobs in a tree: files, executables and links; trees and submodules are not files."""
 
@@ -61,6 +77,12 @@ class ObjectStore:
     def __init__(self, git_fd: int, hash_size: int = 20) -> None:
         self.hash_size = hash_size
         self.hash = hashlib.sha1 if hash_size == 20 else hashlib.sha256
+        self.deadline = time.monotonic() + MAX_SECONDS
+        self.built = 0
+        """Bytes that deltas were allowed to build so far (``MAX_DELTA_BYTES``)."""
+        self.trees: dict[bytes, bytes] = {}
+        self.tree_bytes = 0
+        """Bytes of the trees in ``trees`` (``MAX_TREE_BYTES``)."""
         self.objects = os.open("objects", DIR_FLAGS, dir_fd=git_fd)
         self.packs: list[Pack] = []
         try:
@@ -134,18 +156,33 @@ class ObjectStore:
             os.close(fd)
         return kind, size, data
 
+    def in_time(self) -> None:
+        """GitObjectError once the reading has taken ``MAX_SECONDS``."""
+        if time.monotonic() > self.deadline:
+            raise GitObjectError(f"reading the repository took more than {MAX_SECONDS:.0f}s")
+
+    def _charge(self, deltas: list[bytes]) -> None:
+        """Count what ``deltas`` will build, before their base is read or any is applied."""
+        self.built += sum(map(delta_result_size, deltas))
+        if self.built > MAX_DELTA_BYTES:
+            raise GitObjectError(
+                f"its deltas would build more than {MAX_DELTA_BYTES} bytes (a delta chain "
+                "that rebuilds a large object over and over): run `git gc`"
+            )
+
     def _packed(self, pack: Pack, offset: int) -> tuple[str, bytes]:
         """The object at ``offset`` in ``pack``, its delta chain resolved."""
         deltas: list[bytes] = []
         while True:
+            self.in_time()
             kind, size, start, base = pack.entry(offset)
             if size > MAX_OBJECT_BYTES:
                 raise GitObjectError(f"pack entry at {offset} is too large to read")
-            data = inflate(pack.read, start, size)
             if kind in TYPES:
-                name = TYPES[kind]
+                self._charge(deltas)
+                name, data = TYPES[kind], inflate(pack.read, start, size)
                 break
-            deltas.append(data)
+            deltas.append(inflate(pack.read, start, size))
             if len(deltas) > MAX_DELTA_CHAIN or sum(map(len, deltas)) > MAX_OBJECT_BYTES:
                 raise GitObjectError("delta chain too long")
             if isinstance(base, int):
@@ -154,10 +191,12 @@ class ObjectStore:
             assert isinstance(base, bytes)
             found = self._locate(base)
             if found is None:
+                self._charge(deltas)
                 name, _, data = self._loose(base, None)
                 break
             pack, offset = found
         for delta in reversed(deltas):
+            self.in_time()
             data = apply_delta(data, delta)
         return name, data
 
@@ -181,10 +220,9 @@ class ObjectStore:
         kind, size, start, _ = pack.entry(offset)
         if kind in TYPES:
             return size
-        header = inflate(pack.read, start, 20)
         try:
-            return size_varint(header, size_varint(header, 0)[1])[0]
-        except IndexError:
+            return delta_result_size(inflate(pack.read, start, 20))
+        except GitObjectError:
             raise GitObjectError(f"truncated delta at {offset}") from None
 
     def tree_of(self, commit: bytes) -> bytes:
@@ -193,49 +231,60 @@ class ObjectStore:
             raise GitObjectError(f"{commit.hex()[:12]} is not a commit")
         return bytes.fromhex(data[5 : data.index(b"\n")].decode("ascii"))
 
-    def _tree(self, oid: bytes, seen: dict[bytes, bytes]) -> bytes:
-        if oid not in seen:
-            kind, seen[oid] = self.read(oid)
+    def _tree(self, oid: bytes) -> bytes:
+        """A tree's data, read once and kept (a tree bomb names the same trees many times)."""
+        if oid not in self.trees:
+            kind, data = self.read(oid)
             if kind != "tree":
                 raise GitObjectError(f"{oid.hex()[:12]} is not a tree")
-        return seen[oid]
+            self.tree_bytes += len(data)
+            if self.tree_bytes > MAX_TREE_BYTES:
+                raise GitObjectError(f"the commit's trees take more than {MAX_TREE_BYTES} bytes")
+            self.trees[oid] = data
+        return self.trees[oid]
 
     def files(self, tree: bytes) -> Iterator[TreeFile]:
         """Every file (blob) below ``tree``, with its path and size; GitObjectError past
-        ``MAX_TREE_ENTRIES`` entries visited or ``MAX_SECONDS``."""
-        stack, listed, visited = [(tree, "", 0)], 0, 0
-        trees: dict[bytes, bytes] = {}
+        ``MAX_TREE_ENTRIES`` entries visited, a path of ``MAX_PATH_CHARS``, a listing of
+        ``MAX_LISTING_CHARS``, ``MAX_TREE_BYTES`` of trees, or ``MAX_SECONDS``."""
         sizes: dict[bytes, int] = {}
-        deadline = time.monotonic() + MAX_SECONDS
-        while stack:
-            oid, prefix, depth = stack.pop()
-            if depth > MAX_TREE_DEPTH:
-                raise GitObjectError("tree nested too deep")
-            if time.monotonic() > deadline:
-                raise GitObjectError(f"the commit's tree took more than {MAX_SECONDS:.0f}s to list")
-            data = self._tree(oid, trees)
-            pos = 0
-            while pos < len(data):
-                visited += 1
-                if visited > MAX_TREE_ENTRIES:
+        frames = [(self._tree(tree), 0, "")]  # (tree, next entry, its path) per level
+        listed = visited = chars = 0
+        while frames:
+            data, pos, prefix = frames[-1]
+            if pos >= len(data):
+                frames.pop()
+                continue
+            visited += 1
+            if visited > MAX_TREE_ENTRIES:
+                raise GitObjectError(
+                    f"the commit's tree has more than {MAX_TREE_ENTRIES} entries (files "
+                    "and folders, repeats counted)"
+                )
+            if visited % 1024 == 0:
+                self.in_time()
+            space, nul = data.index(b" ", pos), data.index(b"\0", pos)
+            if len(prefix) + nul - space - 1 > MAX_PATH_CHARS:
+                raise GitObjectError(f"a committed path is longer than {MAX_PATH_CHARS} characters")
+            mode = int(data[pos:space], 8)
+            name = data[space + 1 : nul].decode("utf-8", "replace")
+            child = data[nul + 1 : nul + 1 + self.hash_size]
+            frames[-1] = (data, nul + 1 + self.hash_size, prefix)
+            if mode == 0o040000:
+                if len(frames) > MAX_TREE_DEPTH:
+                    raise GitObjectError("tree nested too deep")
+                frames.append((self._tree(child), 0, f"{prefix}{name}/"))
+            elif mode in _FILE_MODES:
+                listed, chars = listed + 1, chars + len(prefix) + len(name)
+                if listed > MAX_FILES:
+                    raise GitObjectError(f"more than {MAX_FILES} files are committed")
+                if chars > MAX_LISTING_CHARS:
                     raise GitObjectError(
-                        f"the commit's tree has more than {MAX_TREE_ENTRIES} entries (files "
-                        "and folders, repeats counted)"
+                        f"the committed paths take more than {MAX_LISTING_CHARS} characters"
                     )
-                space, nul = data.index(b" ", pos), data.index(b"\0", pos)
-                mode = int(data[pos:space], 8)
-                name = data[space + 1 : nul].decode("utf-8", "replace")
-                child = data[nul + 1 : nul + 1 + self.hash_size]
-                pos = nul + 1 + self.hash_size
-                if mode == 0o040000:
-                    stack.append((child, f"{prefix}{name}/", depth + 1))
-                elif mode in _FILE_MODES:
-                    listed += 1
-                    if listed > MAX_FILES:
-                        raise GitObjectError(f"more than {MAX_FILES} files are committed")
-                    if child not in sizes:
-                        sizes[child] = self.size(child)
-                    yield TreeFile(f"{prefix}{name}", mode, sizes[child])
+                if child not in sizes:
+                    sizes[child] = self.size(child)
+                yield TreeFile(f"{prefix}{name}", mode, sizes[child])
 
 
 def committed_files(git_fd: int, commit: str, hash_size: int = 20) -> list[TreeFile]:

@@ -85,6 +85,14 @@ def size_varint(data: bytes, pos: int) -> tuple[int, int]:
             return value, pos
 
 
+def delta_result_size(delta: bytes) -> int:
+    """The size a delta says its result has (its second varint), read before applying it."""
+    try:
+        return size_varint(delta, size_varint(delta, 0)[1])[0]
+    except IndexError:
+        raise GitObjectError("truncated delta") from None
+
+
 def apply_delta(base: bytes, delta: bytes) -> bytes:
     """git's delta format: base and result sizes, then copy-from-base and insert steps. The
     result's stated size is checked before any step and every step is checked against it and

@@ -20,7 +20,9 @@ judge model failed on (an outage, not a verdict) leaves the report without a sco
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -185,19 +187,31 @@ def paper_text(paper_dir: Path, submission_dir: Path, reproduce_log: str | None)
         raise RubricError(f"paper not found: {paper_dir / 'paper.md'}")
     addenda = [_read(paper_dir / "addendum.md"), _read(paper_dir / "judge.addendum.md")]
     addendum = "\n\n".join(a.strip() for a in addenda if a and a.strip()) or "(no addendum)"
-    script_path = submission_dir / "reproduce.sh"
-    regular = script_path.is_file() and not script_path.is_symlink()
-    script = _read(script_path) if regular else None
+    script = _script(submission_dir)
     return PaperText(
         paper=paper,
         addendum=addendum,
-        reproduce_sh="(the submission has no reproduce.sh)"
-        if script is None
-        else script[:MAX_SCRIPT_CHARS],
+        reproduce_sh="(the submission has no reproduce.sh)" if script is None else script,
         reproduce_log="(there is no reproduce.log: reproduction did not run)"
         if reproduce_log is None
         else reproduce_log,
     )
+
+
+def _script(submission_dir: Path) -> str | None:
+    """The start of the submission's ``reproduce.sh`` (``MAX_SCRIPT_CHARS``), read by
+    descriptor: a link or anything but a regular file is not read, nor is a byte past what the
+    prompt can show (the copy may hold a script of gigabytes)."""
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    try:
+        fd = os.open(submission_dir / "reproduce.sh", flags)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        data = f.read(4 * MAX_SCRIPT_CHARS)
+    return data.decode("utf-8", errors="replace")[:MAX_SCRIPT_CHARS]
 
 
 def _read(path: Path) -> str | None:

@@ -19,7 +19,7 @@ link the submission names ``reproduce.log.creation_time`` points nowhere the har
 user, with the agent's clean environment; the GPU is visible when the machine has one; the
 network as the run had it, on by default as upstream's container has it), in its own process
 group, killed whole at the time-out; closing the sandbox then ends every process it left
-(``setsid`` daemons included) before anything reads the copy. Files whose modification time is at or after
+(``setsid`` daemons included), checked, before anything reads the copy. Files whose modification time is at or after
 the start, or that are new, are the ones reproduction created or changed: the judge grades
 Result Analysis leaves on those. A missing ``reproduce.sh`` is logged as such; grading still
 runs.
@@ -82,6 +82,9 @@ class Reproduction:
     not_copied: list[str] = field(default_factory=list)
     """What the copy left out of the submission, and why (FIFOs, devices, sizes...)."""
     network: str = "on"
+    agent_processes: dict[str, Any] = field(default_factory=dict)
+    """How the sandbox's end ended every process reproduction left (``tools.reaper.Ended``);
+    a survivor makes the reproduction fail before anything reads the copy."""
     format_version: int = FORMAT_VERSION
 
     @property
@@ -237,6 +240,9 @@ def reproduce(
             exit_code, timed_out = _run_script(sandbox, copy, log, started + timeout_s, echo)
         else:
             log.write_text(_NOT_FOUND, encoding="utf-8")
+    ended = sandbox.ended
+    if ended is not None and not ended.clean:
+        raise RuntimeError(f"reproduction's processes survived its sandbox: {ended.survivors}")
     if timed_out:
         with open(log, "a", encoding="utf-8") as f:
             f.write(f"\n[{SCRIPT} timed out after {timeout_s:.0f}s; it and every process it "
@@ -258,6 +264,7 @@ def reproduce(
         deleted=sorted(set(before) - set(after) - own),
         not_copied=[*kept.skipped, *([kept.stopped] if kept.stopped else [])],
         network=network,
+        agent_processes=ended.to_dict() if ended else {"how": "not isolated", "clean": None},
     )
     result.save(out)
     return result

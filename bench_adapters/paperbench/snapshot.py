@@ -13,6 +13,7 @@ check costs microseconds per step.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import tempfile
 from collections.abc import Sequence
@@ -23,6 +24,9 @@ from typing import Protocol
 from scaffolds.record import atomic_file
 
 BUNDLE_TIMEOUT_S = 600.0
+MAX_BUNDLE_BYTES = 4 * 2**30
+"""Largest bundle written: the harness's ``prlimit`` sets git's ``RLIMIT_FSIZE`` before git
+starts, so a repository of any size stops there, and the last bundle stands."""
 CLONE_TIMEOUT_S = 600.0
 
 
@@ -84,16 +88,22 @@ def _bundle_refs(path: Path) -> tuple[tuple[str, str], ...]:
 
 
 def write_bundle(
-    box: RunsAsAgent, repo: Path, dest: Path, timeout_s: float = BUNDLE_TIMEOUT_S
+    box: RunsAsAgent,
+    repo: Path,
+    dest: Path,
+    timeout_s: float = BUNDLE_TIMEOUT_S,
+    max_bytes: int = MAX_BUNDLE_BYTES,
 ) -> Bundle:
     """Bundle every ref of ``repo`` into ``dest`` (replaced atomically), git running as the
-    agent; ``SnapshotError`` when git fails (no commit yet, not a repository, timeout)."""
+    agent; ``SnapshotError`` when git fails (no commit yet, not a repository, timeout, a
+    bundle of ``max_bytes``)."""
     dest.parent.mkdir(parents=True, exist_ok=True)
     argv = ["git", "-C", str(repo), "bundle", "create", "--quiet", "-", "--all"]
+    limit = [shutil.which("prlimit") or "/usr/bin/prlimit", f"--fsize={max_bytes}", "--"]
     try:
         with atomic_file(dest, 0o600) as out:
             proc = subprocess.run(
-                box.popen_args(argv),
+                [*limit, *box.popen_args(argv)],
                 env=box.env,
                 cwd="/",
                 stdin=subprocess.DEVNULL,
@@ -102,6 +112,8 @@ def write_bundle(
                 timeout=timeout_s,
                 check=False,
             )
+            if proc.returncode != 0 and os.fstat(out.fileno()).st_size >= max_bytes:
+                raise SnapshotError(f"the bundle reached its limit of {max_bytes} bytes")
             if proc.returncode != 0:
                 lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
                 raise SnapshotError(lines[-1] if lines else f"git bundle exited {proc.returncode}")

@@ -27,14 +27,23 @@ from bench_adapters.paperbench.contract import check_submission
 from bench_adapters.paperbench.gitobjects import MAX_SECONDS
 from bench_adapters.paperbench.replication import grade_replication
 from bench_adapters.paperbench.reproduce import TIMESTAMP, reproduce
-from bench_adapters.paperbench.snapshot import checkout_bundle
+from bench_adapters.paperbench.snapshot import SnapshotError, checkout_bundle, write_bundle
 from bench_adapters.paperbench.task import PaperTask
 from bench_adapters.tam.constraints import read_code
 from tests.machine import require
 from tools.namespace import BWRAP_ENV, bwrap_path, namespace_problem
+from tools.sandbox import Sandbox
+from tools.workspace import Workspace
 
 from .judge_helpers import Recorder
-from .task_helpers import DEMO, git, make_repo, paper_cache, reference_files  # noqa: F401
+from .task_helpers import (  # noqa: F401
+    DEMO,
+    DEMO_PACKAGE,
+    git,
+    make_repo,
+    paper_cache,
+    reference_files,
+)
 
 CANARY = "ROOT-ONLY-CANARY-5d1e9b"
 
@@ -66,6 +75,7 @@ def crafted_files(secret: Path) -> dict[str, str]:
         f"ln -sf {secret} results/leak.md\n"
         f"setsid bash -c 'sleep 2; rm -f results/table1.md; ln -s {secret} results/table1.md' "
         "</dev/null >/dev/null 2>&1 &\n"
+        "sleep 1\n"  # the child has left the script's process group before the script ends
     )
     return files
 
@@ -129,6 +139,9 @@ def test_no_root_only_byte_reaches_the_judge_and_root_writes_nothing_through_a_l
     assert (folder.parent.parent / TIMESTAMP).read_text().strip().isdigit()
     time.sleep(2.5)  # the setsid child would have swapped table1.md by now: it was ended
     assert not (folder / "results" / "table1.md").is_symlink()
+    record = json.loads((folder.parent.parent / "reproduction.json").read_text())
+    ended = record["agent_processes"]
+    assert ended["clean"] is True and ended["found"] >= 1, ended  # the setsid child, at least
 
     # the submission's forged tags stay inside the prompt's fences
     for messages in judge.gradings:
@@ -185,6 +198,72 @@ def test_special_files_and_deep_or_sparse_trees_still_reproduce(
     assert "pipe: a FIFO" in notes and "deeper than" in notes
     kept = Path(result.submission) / "sparse.bin"
     assert kept.stat().st_size == 300 << 20 and kept.stat().st_blocks * 512 < 2**20
+
+
+SCRIPT_READER = (
+    "import resource, sys\n"
+    "from pathlib import Path\n"
+    "from bench_adapters.paperbench.grading import MAX_SCRIPT_CHARS, paper_text\n"
+    "size = int(open('/proc/self/status').read().split('VmSize:')[1].split()[0]) * 1024\n"
+    "resource.setrlimit(resource.RLIMIT_AS, (size + (1 << 30), size + (1 << 30)))\n"
+    "text = paper_text(Path(sys.argv[1]), Path(sys.argv[2]), None)\n"
+    "assert len(text.reproduce_sh) == MAX_SCRIPT_CHARS, len(text.reproduce_sh)\n"
+)
+
+
+def test_the_judge_reads_only_the_start_of_a_huge_reproduce_sh(tmp_path: Path) -> None:
+    """A 3 GiB sparse reproduce.sh (the reproduction copy keeps files of up to 2 GiB, sparse
+    ones cheaply): the judge's prompt needs its first ``MAX_SCRIPT_CHARS`` characters, and
+    only those are read, by descriptor, within 1 GiB of memory."""
+    (tmp_path / "copy").mkdir()
+    with open(tmp_path / "copy" / "reproduce.sh", "wb") as f:
+        f.write(b"exit 0\n")
+        f.truncate(3 << 30)
+    argv = [sys.executable, "-c", SCRIPT_READER, str(DEMO_PACKAGE), str(tmp_path / "copy")]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_a_bundle_is_stopped_at_its_size_limit(
+    agent_dir: Callable[[str], Path], agent_user: str
+) -> None:
+    """The run's snapshot of a repository holding more than the bundle limit: git, which runs
+    as the agent, is stopped there by a limit the harness set before it started, nothing is
+    kept, and the error says why (before, a bundle of any size was written as root)."""
+    require(os.geteuid() == 0, "the agent user exists only under a root harness")
+    root = agent_dir("pb-bundle-")
+    workspace = Workspace.create(root / "ws")
+    repo = make_repo(workspace.submission, {"README.md": "# r\n", "reproduce.sh": "echo\n"})
+    (repo / "weights.bin").write_bytes(os.urandom(3 << 20))
+    git(repo, "add", "-A")
+    git(repo, "commit", "--quiet", "-m", "weights")
+    with Sandbox.create(workspace, agent_user=agent_user) as box:
+        with pytest.raises(SnapshotError, match="limit of 1048576 bytes"):
+            write_bundle(box, repo, root / "s.bundle", max_bytes=1 << 20)
+        assert not list(root.glob("*.bundle*"))  # neither a bundle nor its temporary file
+        assert write_bundle(box, repo, root / "s.bundle", max_bytes=8 << 20).bytes > 3 << 20
+
+
+def interfaces(proc_net_dev: str) -> list[str]:
+    return sorted(line.split(":")[0].strip() for line in proc_net_dev.splitlines()[2:])
+
+
+def test_reproduction_has_the_network_the_run_had(agent_dir: Callable[[str], Path]) -> None:
+    """reproduce.sh has the network by default, as upstream's container has it, and loopback
+    only under ``--agent-network off`` (the grading option a run passes on)."""
+    require(os.geteuid() == 0, "the agent user exists only under a root harness")
+    problem = namespace_problem(bwrap_path())
+    require(problem is None, f"the namespace sandbox cannot run here: {problem}")
+    root = agent_dir("pb-net-")
+    files = {"README.md": "# r\n", "reproduce.sh": "cat /proc/net/dev > nets.txt\n"}
+    repo = make_repo(root / "sub", files)
+    seen = {}
+    for network in ("on", "off"):
+        result = reproduce(repo, root / f"out-{network}", timeout_s=60, network=network)
+        assert result.succeeded and result.network == network, result.log()
+        seen[network] = interfaces((Path(result.submission) / "nets.txt").read_text())
+    assert seen["off"] == ["lo"]
+    assert seen["on"] == interfaces(Path("/proc/net/dev").read_text())
 
 
 # --- hand-made git repositories ---------------------------------------------------------------
@@ -246,6 +325,74 @@ def delta_bomb(repo: Path, base_bytes: int = 0xFFFFFF, copies: int = 20) -> None
     point_head(repo, tree_oid)
 
 
+def delta_chain(repo: Path, base_bytes: int = 4 * 0xFFFFFF, links: int = 40) -> None:
+    """The commit's tree is the last of ``links`` offset deltas, each rebuilding the whole
+    64 MiB base from the one before: a 400 KB pack whose resolution copies 2.7 GB (a chain of
+    10,000 such deltas, within the chain limit, would take the harness hours)."""
+    subprocess.run(["git", "init", "--quiet", str(repo)], check=True)
+    pack_dir = repo / ".git" / "objects" / "pack"
+    pack_dir.mkdir(parents=True, exist_ok=True)
+    base = bytes(base_bytes)
+    copy = b"".join(  # copy steps: 4 offset bytes and 3 length bytes each
+        bytes([0xFF])
+        + at.to_bytes(4, "little")
+        + min(0xFFFFFF, base_bytes - at).to_bytes(3, "little")
+        for at in range(0, base_bytes, 0xFFFFFF)
+    )
+    delta = zlib.compress(_varint(base_bytes) * 2 + copy)
+    pack = bytearray(b"PACK" + (2).to_bytes(4, "big") + (links + 1).to_bytes(4, "big"))
+    offsets = [len(pack)]
+    pack += _entry_header(3, len(base)) + zlib.compress(base)
+    for _ in range(links):
+        offsets.append(len(pack))
+        pack += _entry_header(6, len(_varint(base_bytes) * 2 + copy))
+        pack += _ofs(offsets[-1] - offsets[-2]) + delta
+    oids = [hashlib.sha1(b"blob %d\0" % len(base) + base).digest()]
+    oids += [hashlib.sha1(b"link %d" % i).digest() for i in range(links)]  # the last: the tree
+    objects = sorted(zip(oids, offsets, strict=True))
+    fanout = b"".join(
+        sum(1 for oid, _ in objects if oid[0] <= i).to_bytes(4, "big") for i in range(256)
+    )
+    idx = b"\xfftOc" + (2).to_bytes(4, "big") + fanout
+    idx += b"".join(oid for oid, _ in objects) + bytes(4 * len(objects))
+    idx += b"".join(at.to_bytes(4, "big") for _, at in objects) + bytes(40)
+    (pack_dir / "pack-chain.pack").write_bytes(bytes(pack) + bytes(20))
+    (pack_dir / "pack-chain.idx").write_bytes(idx)
+    point_head(repo, oids[-1])
+
+
+def long_names(repo: Path, name_chars: int = 1 << 20, fanout: int = 10, depth: int = 6) -> None:
+    """One file whose name is 1 MiB long, in a tree named a million times by a small tree
+    bomb: 8 objects, 84 KB on disk, a million paths of 1 MiB each to list."""
+    subprocess.run(["git", "init", "--quiet", str(repo)], check=True)
+    blob = loose(repo / ".git", "blob", b"x\n")
+    current = loose(repo / ".git", "tree", b"100644 " + b"n" * name_chars + b"\0" + blob)
+    for _ in range(depth):
+        body = b"".join(b"40000 d%d\0" % i + current for i in range(fanout))
+        current = loose(repo / ".git", "tree", body)
+    point_head(repo, current)
+
+
+def many_long_paths(repo: Path) -> None:
+    """Names just under the path limit, repeated: 100,000 paths of 4,000 characters."""
+    long_names(repo, name_chars=4000, depth=5)
+
+
+def deep_and_wide(repo: Path, levels: int = 16, width: int = 400_000) -> None:
+    """A path of 4,000 characters (16 folders of 250) ending in a folder of 400,000 empty
+    folders: listed breadth-first, each waiting folder holds its whole path."""
+    subprocess.run(["git", "init", "--quiet", str(repo)], check=True)
+    empty = loose(repo / ".git", "tree", b"")
+    current = loose(
+        repo / ".git", "tree", b"".join(b"40000 %d\0" % i + empty for i in range(width))
+    )
+    for level in range(levels):
+        current = loose(
+            repo / ".git", "tree", b"40000 " + b"%c" % (97 + level) * 249 + b"\0" + current
+        )
+    point_head(repo, current)
+
+
 def _varint(n: int) -> bytes:
     out = bytearray()
     while True:
@@ -292,9 +439,12 @@ def sparse_indexes(repo: Path, count: int = 3, size: int = 256 << 20) -> None:
 
 
 CHECK = (
-    "import json, sys, time\n"
+    "import json, resource, sys, time\n"
     "from bench_adapters.paperbench.contract import check_submission\n"
-    "def hwm(): return int(open('/proc/self/status').read().split('VmHWM:')[1].split()[0])\n"
+    "def status(key): return int(open('/proc/self/status').read().split(key)[1].split()[0])\n"
+    "def hwm(): return status('VmHWM:')\n"
+    "space = status('VmSize:') * 1024 + (1 << 30)\n"  # a check gone wrong stops at 1 GiB more
+    "resource.setrlimit(resource.RLIMIT_AS, (space, space))\n"
     "imported = hwm(); start = time.monotonic(); ok, message = check_submission(sys.argv[1])\n"
     "print(json.dumps({'ok': ok, 'message': message, 'seconds': time.monotonic() - start,\n"
     "    'peak_mib': (hwm() - imported) / 1024}))\n"
@@ -318,6 +468,10 @@ def checked(repo: Path) -> dict[str, Any]:
     [
         (tree_bomb, "entries"),
         (delta_bomb, "delta copies past"),
+        (delta_chain, "deltas would build more than"),
+        (long_names, "path is longer than 4096"),
+        (many_long_paths, "paths take more than"),
+        (deep_and_wide, "reproduce.sh is not committed"),
     ],
 )
 def test_git_bombs_end_invalid_within_a_stated_time_and_memory(
