@@ -1,0 +1,50 @@
+"""Every network baseline beyond MLE-bench Lite keeps its time budget: run at smoke size with a
+budget already spent when training starts, it trains one step (the one that times a step),
+says the budget stopped it, and still predicts and writes its submission.
+
+On a CPU this is what can be checked: a full-size run's single step (ConvNeXt at 448 px, a
+batch of 32) takes minutes here, so no CPU run of the full settings fits a short budget. The
+budgets at full size are for a GPU (``bench/gpu_baselines.py``). Lite's scripts have their own
+budget tests (e.g. aerial-cactus-identification's); the CPU-only ones stop LightGBM at the
+deadline (tests/baselines/test_kit.py).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from baselines.kit import call_main
+from baselines.registry import BASELINES, baseline_module
+from bench_adapters.mlebench import split_ids
+
+EARLIER = {f"mlebench/{cid}" for cid in split_ids("lite") + split_ids("cpu_only")}
+BEYOND_LITE = [task.removeprefix("mlebench/") for task in BASELINES if task not in EARLIER
+               and task.startswith("mlebench/")]  # fmt: skip
+
+BUDGET_S = 1.0
+"""Spent before training starts: reading the fixture and building the model take longer."""
+MARGIN_S = 45.0
+"""What reading, the model, one step and the prediction of a smoke run may take on a busy
+machine (the parallel phase: two workers on two cores). A script that ignored its budget would
+run its smoke steps in full and print no budget line."""
+STOPPED = re.compile(r"time budget reached at (step|round) 1\b|time budget: 1 of \d")
+
+
+@pytest.mark.parametrize("cid", BEYOND_LITE)
+def test_a_spent_budget_stops_training_after_one_step(
+    cid: str, mlebench_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    public = mlebench_data / cid / "prepared" / "public"
+    out = tmp_path / "submission.csv"
+    start = time.monotonic()
+    call_main(baseline_module(f"mlebench/{cid}"), public, out, smoke=True, time_budget_s=BUDGET_S,
+              threads=1, device="cpu", pretrained="none")  # fmt: skip
+    elapsed = time.monotonic() - start
+    log = capsys.readouterr().out
+    assert out.is_file() and out.stat().st_size > 0, log
+    assert STOPPED.search(log), log
+    assert elapsed < BUDGET_S + MARGIN_S, f"{elapsed:.1f}s\n{log}"
