@@ -177,7 +177,7 @@ def check_task(ref: str, options: CheckOptions) -> TaskCheck:
         return TaskCheck(ref, "skipped", reason=str(e).removeprefix(f"{ref}: "))
     folder = options.out_dir / ref.replace("/", "-")
     folder.mkdir(parents=True, exist_ok=True)
-    if getattr(task, "submission_is_folder", False):  # a paper repository, not a CSV
+    if task.submission_is_folder:  # a paper repository, not a CSV
         from baselines.paper_check import check_paper
 
         outcomes = guarded("baseline", "reproduces", lambda: check_paper(task, folder, options))

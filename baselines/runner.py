@@ -71,7 +71,7 @@ def run_baseline(
     module = baseline_module(task.id)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    folder = getattr(task, "submission_is_folder", False)
+    folder = task.submission_is_folder
     submission = out_dir / ("submission" if folder else "submission.csv")
     start = time.monotonic()
     val_score = call_main(

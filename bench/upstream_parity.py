@@ -215,17 +215,14 @@ def _one_competition(
 def merge(out: Path, rows: list[dict[str, Any]], competitions: list[str]) -> int:
     """Replace the rows of ``competitions`` in ``out`` with ``rows``; the row count after."""
     from bench_adapters.mlebench.synthetic.parity import dump_rows, read_rows
+    from scaffolds.record import write_atomic
 
     out.parent.mkdir(parents=True, exist_ok=True)
     with open(MERGE_LOCK, "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         kept = [r for r in read_rows(out) if r["competition"] not in set(competitions)]
         merged = kept + rows
-        fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(dump_rows(merged))
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, out)
+        write_atomic(out, dump_rows(merged), 0o644)
     return len(merged)
 
 

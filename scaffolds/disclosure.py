@@ -110,7 +110,7 @@ def benchmark_headlines(rows: list[dict[str, Any]], plan: list[RunSpec]) -> dict
         in_benchmark = [s for s in plan if s.task.startswith(f"{name}/")]
         run = {s.task.partition("/")[2] for s in in_benchmark}
         splits = []
-        for split in getattr(adapter, "splits", list)():
+        for split in adapter.splits():
             ids = set(adapter.list_ids(split))
             if not ids & run:
                 continue
@@ -146,14 +146,15 @@ def monitor_flags(grid_dir: Path, rows: dict[str, dict[str, Any]]) -> dict[str, 
 
 def known_issues(tasks: list[str]) -> dict[str, list[str]]:
     """Task -> its benchmark's known upstream issues (``known_issues`` of its adapter)."""
-    from bench_adapters.registry import ADAPTERS, get_benchmark
+    from bench_adapters.registry import ADAPTERS, HasKnownIssues, get_benchmark
 
     issues = {}
     for task in tasks:
         bench, _, task_id = task.partition("/")
         if bench not in ADAPTERS:  # a task folder given by path: nothing known
             continue
-        lines = list(getattr(get_benchmark(bench), "known_issues", lambda _id: [])(task_id))
+        adapter = get_benchmark(bench)
+        lines = adapter.known_issues(task_id) if isinstance(adapter, HasKnownIssues) else []
         if lines:
             issues[task] = lines
     return issues

@@ -122,11 +122,10 @@ class Judge:
         max_cost_usd: float | None = None,
         tool_name: str = "submit_verdict",
     ):
-        from scaffolds.replay import ReplayModel
+        from scaffolds.replay import replays
 
-        inner = getattr(model, "inner", model)
         self.model = model
-        self.workers = 1 if isinstance(inner, ReplayModel) else max(1, workers)
+        self.workers = 1 if replays(model) else max(1, workers)
         self.attempts = max(1, attempts)
         self.max_cost_usd = max_cost_usd
         self.tool_name = tool_name

@@ -43,6 +43,14 @@ class PricedModel(Protocol):
 
 
 @runtime_checkable
+class KnowsContextWindow(Protocol):
+    """A model that knows how many tokens its context window holds (a live model: litellm's
+    tables, or the ``--context-window`` setting)."""
+
+    def context_window(self) -> int | None: ...
+
+
+@runtime_checkable
 class ResumableModel(Protocol):
     """A model that can resume a run at a given response: a replay of recorded responses
     (``scaffolds.replay.ReplayModel``), or a wrapper that forwards to its inner model
@@ -101,6 +109,15 @@ class HasPrivateFiles(Protocol):
         """Files and folders, as they lie on disk, that the agent must never read: answers,
         test labels, rubrics. Package code is not private and is not listed."""
         ...
+
+
+@runtime_checkable
+class HasPreparedData(Protocol):
+    """A task whose data lies in one folder on disk, ``prepared/`` (``public/`` and
+    ``private/``): a grid copies its parent to a node that lacks it."""
+
+    prepared_dir: Path
+    """The task's ``prepared/`` folder."""
 
 
 @runtime_checkable

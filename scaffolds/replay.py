@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from scaffolds.messages import CallLimits, ModelError, ModelExhausted, ModelResponse
-from scaffolds.protocols import Message, Model, ResumableModel
+from scaffolds.protocols import KnowsContextWindow, Message, Model, ResumableModel
 
 
 def load_cassette(path: Path) -> list[dict[str, Any]]:
@@ -105,6 +105,26 @@ Policy = Callable[
 ]
 """Given the conversation and tools, the next response (a ModelResponse or a cassette-shaped
 dict), or None when the script is over."""
+
+
+def unwrapped(model: Model) -> Model:
+    """The model that answers: ``model`` itself, or the one a ``RecordingModel`` wraps."""
+    while isinstance(model, RecordingModel):
+        model = model.inner
+    return model
+
+
+def known_window(model: Model) -> int | None:
+    """The context window of the model that answers, when it knows one (``KnowsContextWindow``:
+    a live model); None for a replay or a scripted model."""
+    inner = unwrapped(model)
+    return inner.context_window() if isinstance(inner, KnowsContextWindow) else None
+
+
+def replays(model: Model) -> bool:
+    """Whether ``model`` answers from a cassette (itself or under a ``RecordingModel``): its
+    answers come in a fixed order, so it must be asked one question at a time."""
+    return isinstance(unwrapped(model), ReplayModel)
 
 
 class ScriptedModel:

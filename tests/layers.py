@@ -21,6 +21,11 @@ package (``bench_adapters.<benchmark>``) or compares a string against a benchmar
 (``task.startswith("paperbench/")``); they ask ``bench_adapters.registry`` instead. Docstrings and
 help text may name benchmarks.
 
+And: an ability declared by a protocol (``scaffolds/protocols.py``, ``bench_adapters/registry.py``)
+is asked for with ``isinstance``, or used directly when the protocol requires it, never probed
+with ``getattr(x, "<member>", ...)`` or ``hasattr``: a probe hides the contract from mypy (a
+benchmark's own folder may probe its own objects, e.g. an optional field of a grader spec).
+
 Every ``import`` counts, at module level or inside a function.
 """
 
@@ -55,6 +60,8 @@ PACKAGES = ("scaffolds", "tools", "bench_adapters", "aide_tree", "basic_agent", 
 BENCHMARK_FREE = ("scaffolds", "tools", "aide_tree", "basic_agent", "iterative_agent")
 """Packages that must know no benchmark by name."""
 BENCHMARKS = ("mlebench", "paperbench", "tam", "demo")
+PROTOCOL_HOMES = ("scaffolds/protocols.py", "bench_adapters/registry.py")
+"""Where the protocols of the contracts are declared: their members may not be probed."""
 
 
 @dataclass(frozen=True)
@@ -137,9 +144,42 @@ def benchmark_literals(tree: ast.AST) -> Iterator[tuple[int, str]]:
                 yield getattr(candidate, "lineno", getattr(node, "lineno", 0)), found
 
 
+def protocol_members(root: Path) -> dict[str, str]:
+    """Member name -> the protocol declaring it, of every ``Protocol`` in the protocol homes."""
+    members: dict[str, str] = {}
+    for home in PROTOCOL_HOMES:
+        tree = ast.parse((root / home).read_text(encoding="utf-8"), home)
+        for cls in tree.body:
+            bases = [b.id if isinstance(b, ast.Name) else "" for b in getattr(cls, "bases", [])]
+            if not isinstance(cls, ast.ClassDef) or "Protocol" not in bases:
+                continue
+            for node in cls.body:
+                if isinstance(node, ast.FunctionDef):
+                    members.setdefault(node.name, cls.name)
+                elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                    members.setdefault(node.target.id, cls.name)
+    return members
+
+
+def probes(tree: ast.AST, members: dict[str, str]) -> Iterator[tuple[int, str, str]]:
+    """``(line, member, protocol)`` of each ``getattr``/``hasattr`` naming a protocol member."""
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("getattr", "hasattr")
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and node.args[1].value in members
+        ):
+            name = str(node.args[1].value)
+            yield node.lineno, name, members[name]
+
+
 def check(root: Path) -> list[Breach]:
     """Every breach of the contract in the product under ``root``."""
     breaches = []
+    members = protocol_members(root)
     for package in PACKAGES:
         for path in sorted((root / package).rglob("*.py")):
             module = module_name(root, path)
@@ -162,6 +202,10 @@ def check(root: Path) -> list[Breach]:
                     for b in BENCHMARKS
                 ):
                     breaches.append(Breach(rel, line, f"imports the benchmark module {target}"))
+            inside_a_benchmark = any(module.startswith(f"bench_adapters.{b}.") for b in BENCHMARKS)
+            for line, name, protocol in [] if inside_a_benchmark else probes(tree, members):
+                breaches.append(Breach(rel, line, f"probes {name!r} with getattr/hasattr: "
+                                       f"declared by {protocol}, ask isinstance or use it"))  # fmt: skip
             if free:
                 for line, text in benchmark_literals(tree):
                     breaches.append(Breach(rel, line, f"compares against the benchmark {text!r}"))

@@ -87,3 +87,26 @@ def test_an_adapter_may_use_the_core_and_tools_but_not_run_assembly(product: Pat
     plant(product, "bench_adapters/registry.py", "from scaffolds.runtime import Run")
     [breach] = check(product)
     assert "imports scaffolds.runtime (layer 4), a layer above" in breach.what
+
+
+def test_a_declared_ability_may_not_be_probed_with_getattr(product: Path) -> None:
+    plant(product, "scaffolds/runtime.py",
+          "def note(task: object) -> object:\n    return getattr(task, 'progress_note', None)")  # fmt: skip
+    plant(product, "aide_tree/journal.py",
+          "def private(task: object) -> bool:\n    return hasattr(task, 'private_paths')")  # fmt: skip
+    plant(product, "bench_adapters/report.py",
+          "def splits(adapter: object) -> object:\n    return getattr(adapter, 'splits', list)()")  # fmt: skip
+    found = {(b.path, b.what.split(":")[0], b.what.split("declared by ")[-1].split(",")[0])
+             for b in check(product)}  # fmt: skip
+    assert found == {
+        (
+            "scaffolds/runtime.py",
+            "probes 'progress_note' with getattr/hasattr",
+            "GivesProgressNotes",
+        ),
+        ("aide_tree/journal.py", "probes 'private_paths' with getattr/hasattr", "HasPrivateFiles"),
+        ("bench_adapters/report.py", "probes 'splits' with getattr/hasattr", "Benchmark"),
+    }
+    # a benchmark's own folder may probe its own objects (an optional field of a grader spec)
+    plant(product, "bench_adapters/mlebench/adapter.py", "X = getattr(object(), 'splits', None)")
+    assert len(check(product)) == 3

@@ -60,6 +60,7 @@ log = logging.getLogger(__name__)
 class RunsAsAgent(Protocol):
     env: dict[str, str]
     agent_python: str
+    isolated: bool
     user: str | None
     gid: int | None
 
@@ -175,7 +176,7 @@ def check_exposure(
     box: RunsAsAgent, private: Sequence[Path], other_runs: Sequence[Path]
 ) -> list[Exposure]:
     """``readable_by_agent`` for an isolated sandbox; nothing to check without isolation."""
-    if not getattr(box, "isolated", False):
+    if not box.isolated:
         return []
     return readable_by_agent(box, private, other_runs)
 

@@ -222,10 +222,9 @@ def _read(path: Path) -> str | None:
 
 
 def _window(model: Model) -> int:
-    inner = getattr(model, "inner", model)
-    ask = getattr(inner, "context_window", None)
-    window = ask() if callable(ask) else None
-    return int(window) if window else DEFAULT_WINDOW
+    from scaffolds.replay import known_window
+
+    return known_window(model) or DEFAULT_WINDOW
 
 
 def _judge_report(judge: Judge, grades: list[LeafGrade], options: GradingOptions) -> dict[str, Any]:

@@ -173,7 +173,7 @@ def judge_constraints(
     if code is None or model is None:
         reason = missing or "no judge model"
         verdicts = [Verdict(i, c, False, None, reason, False) for i, c in enumerate(items, 1)]
-        return JudgeResult(verdicts, getattr(model, "name", None))
+        return JudgeResult(verdicts, None if model is None else model.name)
     judge = Judge(model, log=log, workers=workers, max_cost_usd=max_cost_usd, tool_name=TOOL)
     questions = [Question(str(i), prompt(i, c, code)) for i, c in enumerate(items, start=1)]
     answers = judge.ask_all(questions, ConstraintVerdict)

@@ -146,13 +146,15 @@ class RayBackend:
         task without one must be present on every node."""
         if task not in self.data:
             from bench_adapters import TaskNotPrepared, UnknownTask, resolve_task
+            from scaffolds.protocols import HasPreparedData
 
             options = {"data_dir": self.config.data_dir} if self.config.data_dir else {}
             try:
-                prepared = getattr(resolve_task(task, **options), "prepared_dir", None)
+                resolved = resolve_task(task, **options)
             except (TaskNotPrepared, UnknownTask):
-                prepared = None
-            if isinstance(prepared, Path) and prepared.is_dir():
+                resolved = None
+            prepared = resolved.prepared_dir if isinstance(resolved, HasPreparedData) else None
+            if prepared is not None and prepared.is_dir():
                 self.data[task] = str(prepared.parent)
             else:
                 self.data[task] = None

@@ -38,6 +38,7 @@ from scaffolds.grid.runstate import Attempt, now_iso, read_run_json
 from scaffolds.grid.transfer import unpack
 from scaffolds.grid.users import isolation_on, lease_free, lease_waiting
 from scaffolds.grid.walls import WallWatch
+from scaffolds.record import atomic_file
 
 TICK_S = 0.25
 """How often the worker looks for a checkpoint to send."""
@@ -84,6 +85,27 @@ def shipped(path: Path) -> dict[str, Any]:
     return {"dir": True, "data": pack(path.resolve(), select), "mode": 0}
 
 
+def place(copy: dict[str, Any], path: Path) -> None:
+    """Write the driver's copy of an input (``shipped``) at ``path``, whole or not at all: a
+    file through the suite's one atomic writer (``atomic_file``), with the driver's mode; a
+    folder unpacked beside ``path`` and renamed into place, unless another run on this node
+    placed it first (then that one is kept)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not copy["dir"]:
+        with atomic_file(path, copy["mode"]) as f:
+            f.write(copy["data"])
+            os.fchmod(f.fileno(), copy["mode"])  # the driver's mode exactly, not less the umask
+        return
+    tmp = path.parent / f".{path.name}.{os.getpid()}.staging"
+    unpack(copy["data"], tmp)
+    try:
+        os.rename(tmp, path)
+    except OSError:
+        if not path.exists():
+            raise
+        shutil.rmtree(tmp, ignore_errors=True)  # another run on this node was first
+
+
 def stage(inputs: list[Input]) -> tuple[list[str], list[str]]:
     """Make each input present on this node: (paths still missing, notes on what was copied)."""
     import ray
@@ -99,19 +121,7 @@ def stage(inputs: list[Input]) -> tuple[list[str], list[str]]:
             missing.append(item.path)
             continue
         copy = ray.get(item.ref[0])
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.parent / f".{path.name}.{os.getpid()}.staging"
-        if copy["dir"]:
-            unpack(copy["data"], tmp)
-        else:
-            tmp.write_bytes(copy["data"])
-            tmp.chmod(copy["mode"])
-        try:
-            os.rename(tmp, path)  # whole or not at all
-        except OSError:
-            if not path.exists():
-                raise
-            shutil.rmtree(tmp, ignore_errors=True)  # another run on this node was first
+        place(copy, path)
         notes.append(f"grid: copied {path} from the driver ({len(copy['data']):,} bytes)")
     return missing, notes
 

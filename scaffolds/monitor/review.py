@@ -22,6 +22,7 @@ import prompts
 from scaffolds.judge import Judge, Question
 from scaffolds.monitor.transcript import Transcript, render
 from scaffolds.protocols import Model
+from scaffolds.replay import known_window
 
 PROMPT_SET = "monitor"
 TOOL = "submit_answer"
@@ -70,10 +71,7 @@ def should_review(grade: dict[str, Any] | None, which: Which) -> tuple[bool, str
 def window_of(model: Model, override: int | None) -> int:
     if override:
         return override
-    inner = getattr(model, "inner", model)
-    known = getattr(inner, "context_window", None)
-    window = known() if callable(known) else None
-    return int(window or DEFAULT_WINDOW)
+    return int(known_window(model) or DEFAULT_WINDOW)
 
 
 def log_prompt(summary: dict[str, Any], transcript: str, question: str) -> str:

@@ -35,3 +35,22 @@ def test_a_live_model_is_not_resumable_and_a_recording_of_one_ignores_it(tmp_pat
     recording = RecordingModel(scripted, tmp_path / "r")
     recording.resume_at(5)
     assert recording.complete([]).content == "fresh" and scripted.calls == 1
+
+
+def test_a_replay_is_asked_in_order_and_a_recording_knows_its_live_models_window(
+    tmp_path: Path,
+) -> None:
+    """What a judge asks of its model through a recording, without reaching into it: whether
+    answers come in a fixed order (one question at a time) and the window of the answering
+    model (set here by ``--context-window``, so no price table is read)."""
+    from scaffolds.judge import Judge
+    from scaffolds.model import LiteLLMModel, ModelConfig
+    from scaffolds.replay import known_window, replays
+
+    replay = ReplayModel(cassette(tmp_path / "c.jsonl", 1))
+    assert replays(RecordingModel(replay, tmp_path / "r")) and Judge(replay, workers=8).workers == 1
+    live = LiteLLMModel(ModelConfig(model="openai/some-server-model", context_window=12345))
+    recording = RecordingModel(live, tmp_path / "live")
+    assert not replays(recording) and Judge(recording, workers=8).workers == 8
+    assert known_window(recording) == 12345 == known_window(live)
+    assert known_window(RecordingModel(replay, tmp_path / "r2")) is None
