@@ -1,6 +1,7 @@
-"""Every network baseline beyond MLE-bench Lite keeps its time budget: run at smoke size with a
-budget already spent when training starts, it trains one step (the one that times a step),
-says the budget stopped it, and still predicts and writes its submission.
+"""Every baseline beyond MLE-bench Lite keeps its time budget: run at smoke size with a budget
+already spent when training starts, a network baseline trains one step (the one that times a
+step), says the budget stopped it, and still predicts and writes its submission; the others
+(n-gram counts, linear models, smoothing) write theirs in time.
 
 On a CPU this is what can be checked: a full-size run's single step (ConvNeXt at 448 px, a
 batch of 32) takes minutes here, so no CPU run of the full settings fits a short budget. The
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from baselines.kit import call_main
+from baselines.kit import call_main, takes
 from baselines.registry import BASELINES, baseline_module
 from bench_adapters.mlebench import split_ids
 
@@ -35,16 +36,18 @@ STOPPED = re.compile(r"time budget reached at (step|round) 1\b|time budget: 1 of
 
 
 @pytest.mark.parametrize("cid", BEYOND_LITE)
-def test_a_spent_budget_stops_training_after_one_step(
+def test_a_spent_budget_stops_training_and_the_file_is_written(
     cid: str, mlebench_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     public = mlebench_data / cid / "prepared" / "public"
     out = tmp_path / "submission.csv"
     start = time.monotonic()
-    call_main(baseline_module(f"mlebench/{cid}"), public, out, smoke=True, time_budget_s=BUDGET_S,
-              threads=1, device="cpu", pretrained="none")  # fmt: skip
+    script = baseline_module(f"mlebench/{cid}")
+    call_main(script, public, out, smoke=True, time_budget_s=BUDGET_S, threads=1, device="cpu",
+              pretrained="none")  # fmt: skip
     elapsed = time.monotonic() - start
     log = capsys.readouterr().out
     assert out.is_file() and out.stat().st_size > 0, log
-    assert STOPPED.search(log), log
+    if "device" in takes(script):  # it trains a network
+        assert STOPPED.search(log), log
     assert elapsed < BUDGET_S + MARGIN_S, f"{elapsed:.1f}s\n{log}"
