@@ -160,7 +160,11 @@ class Aide:
             validation=check.message,
         )
         fields = ("exit_code", "timed_out", "duration_s", "exception", "submission_valid")
-        self.run.record.event("execution", node=node.id, **{f: getattr(node, f) for f in fields})
+        cut = self.run.budget.ran_out() if result.timed_out else None
+        extra = {"cut": cut} if cut else {}  # stopped by the run's limit, not --exec-timeout
+        self.run.record.event(
+            "execution", node=node.id, **{f: getattr(node, f) for f in fields}, **extra
+        )
         return node
 
     def judge(self, node: Node) -> Node:

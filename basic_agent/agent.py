@@ -111,6 +111,9 @@ class BasicAgent:
         extra: dict[str, Any] = {"submitted": True} if observation.submitted else {}
         if observation.traceback:
             extra["traceback"] = observation.traceback
+        cut = self.run.budget.ran_out()
+        if cut is not None:  # the call was given the time left, and that ran out: it was stopped
+            extra["cut"] = cut
         self.run.record.event(
             "observation",
             tool_call_id=call_id,

@@ -94,6 +94,15 @@ class Budget:
         """The wall limit as a ``clock()`` value (None without a wall limit)."""
         return None if self.wall_limit_s is None else self._wall_start + self.wall_limit_s
 
+    def ran_out(self) -> str | None:
+        """The clock that has run out, as the run's status would say (``wall_limit`` or
+        ``time_limit``), or None: a call still running then was stopped by that limit."""
+        if self.wall_left() <= 0:
+            return "wall_limit"
+        if self.agent_time_left() <= 0:
+            return "time_limit"
+        return None
+
     def steps_left(self) -> int | None:
         return None if self.max_steps is None else max(0, self.max_steps - self.steps)
 

@@ -111,6 +111,11 @@ class LiteLLMModel:
             rng=rng or random.Random(0),
         )
 
+    def warm_up(self) -> None:
+        """Import litellm now: its first import takes seconds (tens on a busy machine), which
+        a run's clocks should not count."""
+        _litellm()
+
     def _info(self) -> dict[str, Any]:
         """litellm's model info (window, output limit, prices), or {} when it has none."""
         try:

@@ -36,7 +36,7 @@ from scaffolds.protocols import (
     TakesSnapshots,
     Task,
 )
-from scaffolds.record import RunRecord, write_json_atomic
+from scaffolds.record import RunRecord, now_iso, write_json_atomic
 from scaffolds.session import ModelSession
 
 C = TypeVar("C", bound=RunConfig)
@@ -179,11 +179,16 @@ class Run:
         self.snapshot()
         self.record.update(**self._counters(), **fields)
 
+    def _clocks(self) -> dict[str, float]:
+        return {
+            "agent_time_s": round(self.budget.elapsed(), 3),
+            "wall_time_s": round(self.budget.wall_elapsed(), 3),
+        }
+
     def _counters(self) -> dict[str, Any]:
         return {
             "steps": self.budget.steps,
-            "agent_time_s": round(self.budget.elapsed(), 3),
-            "wall_time_s": round(self.budget.wall_elapsed(), 3),
+            **self._clocks(),
             "usage": self.session.usage.to_dict(),
             "model_calls": self.session.calls,
             "integrity": self.integrity.to_dict(self.record.summary),
@@ -195,7 +200,12 @@ class Run:
         sandbox, then keep ``submission/`` and ``code/`` by descriptor (``tools/keep.py``),
         grade, and write the final run.json. A fault while ending, keeping or grading ends
         the run ``harness_error`` with the reason, as does an integrity violation during the
-        run (``scaffolds.integrity``); the record is always final."""
+        run (``scaffolds.integrity``); the record is always final. The run's clocks
+        (``agent_time_s``, ``wall_time_s``) stop here, when the agent's part ends and the
+        harness's begins: run.json's ``agent_ended_at`` (the grid's wall-limit backstop,
+        ``scaffolds.grid.walls``, leaves the harness's part alone)."""
+        clocks = self._clocks()
+        self.record.update(**clocks, agent_ended_at=now_iso())
         snapshot = self.snapshot(final=True)
         try:
             self.end_agent()
@@ -221,7 +231,9 @@ class Run:
             grade = {"error": violation, "valid_submission": False}
         write_json_atomic(self.dir / "grade.json", grade)
         self.record.update(
-            **self._counters(), provider_models=self.provider_models(), prompts=prompts.loaded()
+            **{**self._counters(), **clocks},
+            provider_models=self.provider_models(),
+            prompts=prompts.loaded(),
         )
         self.record.event("end", status=status, error=error)
         self.record.finish(status, error=error, grade=grade)
@@ -393,7 +405,11 @@ def open_run(
         if not resumed:  # a refused or failed set-up leaves nothing that blocks a rerun
             discard_unstarted(run_dir, created)
         raise
-    # the agent's clock starts once its workspace and kernel are ready
+    window = config.context_window
+    if isinstance(model, LiteLLMModel):
+        model.warm_up()
+        window = window or model.context_window()
+    # the agent's clock starts once its workspace, kernel and model client are ready
     wall = config.wall_limit or default_wall_limit(config.time_limit)
     budget = Budget(config.time_limit, config.steps, config.cost_limit, wall_limit_s=wall)
     if resumed:
@@ -403,9 +419,6 @@ def open_run(
         )
         budget.steps = int(record.summary.get("steps") or 0)
     rng = random.Random(config.seed)
-    window = config.context_window
-    if window is None and isinstance(model, LiteLLMModel):
-        window = model.context_window()
     session = ModelSession(
         model, record, budget, window=window, reserve=config.max_output_tokens or 4096
     )
@@ -434,6 +447,7 @@ def open_run(
             "cost_limit_usd": config.cost_limit,
             "steps": config.steps,
         },
+        agent_ended_at=None,  # a resumed run's agent works again
     )
     record.event("start", resumed=resumed, scaffold=scaffold, task=config.task, model=model.name,
                  placement=record.summary["placement"])  # fmt: skip

@@ -6,6 +6,13 @@ for the wall limit its run.json states (``limits.wall_limit_s``) plus ``GRACE_S`
 kills the process group, ends every process of the run's agent user, and makes run.json final
 as ``wall_limit`` with ``ended_by: grid``, so the run is counted as ended by that limit, never
 resumed and never left running.
+
+The wall limit is the agent's part of the run, as the run's own clock counts it: an attempt's
+clock starts once its run.json states the limit (a new run writes it when its workspace and
+kernel are ready, so a long set-up, such as copying a large data set, is not counted), and the
+watch stops once run.json says the agent's part ended (``agent_ended_at``): the harness then
+keeps and grades the run, which may take hours (a PaperBench reproduction) under its graders'
+own bounds.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from scaffolds.grid.runstate import read_run_json
 from scaffolds.record import RunRecord
@@ -27,18 +35,12 @@ GRACE_S = 120.0
 STATUS = "wall_limit"
 
 
-def wall_limit_of(run_dir: Path) -> float | None:
-    """The wall limit the run recorded when it started (None before it has)."""
-    limits = (read_run_json(run_dir) or {}).get("limits") or {}
+def wall_limit_of(run_dir: Path, summary: dict[str, Any] | None = None) -> float | None:
+    """The wall limit the run recorded when it started (None before it has); ``summary``:
+    its run.json, when already read."""
+    limits = (summary or read_run_json(run_dir) or {}).get("limits") or {}
     value = limits.get("wall_limit_s")
     return float(value) if isinstance(value, int | float) else None
-
-
-def past_wall(run_dir: Path, attempt_s: float) -> bool:
-    """Whether an attempt that has run ``attempt_s`` seconds is past its run's wall limit plus
-    ``GRACE_S``."""
-    limit = wall_limit_of(run_dir)
-    return limit is not None and attempt_s > limit + GRACE_S
 
 
 def end_past_wall(run_dir: Path, pid: int, agent_user: str | None) -> None:
@@ -61,7 +63,7 @@ def finalize(run_dir: Path, attempt_s: float) -> None:
         return
     record = RunRecord(run_dir)
     error = (
-        f"the grid ended the run {attempt_s:.0f}s into its attempt, past its wall-clock limit "
+        f"the grid ended the run {attempt_s:.0f}s after it started, past its wall-clock limit "
         f"of {wall_limit_of(run_dir) or 0:.0f}s plus {GRACE_S:.0f}s"
     )
     grade = {"graded": False, "reason": error, "valid_submission": None}
@@ -76,7 +78,8 @@ class WallWatch:
 
     run_dir: Path
     started: float
-    """``time.monotonic()`` when the attempt began."""
+    """``time.monotonic()`` when the attempt began; moved on while the run is still setting
+    up."""
     ended: bool = False
     _next: float = field(default=0.0, repr=False)
 
@@ -88,7 +91,12 @@ class WallWatch:
         if self.ended or now < self._next:
             return False
         self._next = now + self.EVERY_S
-        if not past_wall(self.run_dir, now - self.started):
+        summary = read_run_json(self.run_dir) or {}
+        limit = wall_limit_of(self.run_dir, summary)
+        if limit is None:  # still setting up: the run's wall clock has not started
+            self.started = now
+            return False
+        if summary.get("agent_ended_at") or now - self.started <= limit + GRACE_S:
             return False
         end_past_wall(self.run_dir, pid, agent_user)
         self.ended = True

@@ -131,7 +131,15 @@ def observation(event: dict[str, Any]) -> dict[str, Any]:
     facts = [format_seconds(event.get("duration_s"), 2), f"{len(text):,} chars"]
     name = event.get("name") or "tool"
     tags = [] if outcome == "ok" else ["error"]
+    if event.get("cut"):
+        facts.append(cut_by(event["cut"]))
+        tags.append("cut")
     return item("observation", f"{name} → {outcome}", facts, blocks, tags)
+
+
+def cut_by(limit: object) -> str:
+    """``time_limit`` -> ``cut by the time limit``."""
+    return f"cut by the {str(limit).replace('_', ' ')}"
 
 
 def describe(event: dict[str, Any], called: set[tuple[str, str]]) -> dict[str, Any]:
@@ -182,12 +190,13 @@ def describe(event: dict[str, Any], called: set[tuple[str, str]]) -> dict[str, A
     if kind == "execution":
         facts = [format_seconds(event.get("duration_s"), 2), f"exit code {event.get('exit_code')}"]
         if event.get("timed_out"):
-            facts.append("timed out")
+            facts.append(cut_by(event["cut"]) if event.get("cut") else "timed out")
         if event.get("exception"):
             facts.append(str(event["exception"]))
         facts.append("valid submission" if event.get("submission_valid") else "no valid submission")
         failed = bool(event.get("exit_code") != 0 or event.get("timed_out"))
-        return item("execution", f"node #{event.get('node')} ran", facts, [], ["error"] * failed)
+        tags = ["error"] * failed + ["cut"] * bool(event.get("cut"))
+        return item("execution", f"node #{event.get('node')} ran", facts, [], tags)
     if kind == "node":
         state = "buggy" if event.get("is_buggy") else "ok"
         metric = event.get("metric")

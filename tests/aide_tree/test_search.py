@@ -113,6 +113,20 @@ def test_buggy_code_is_debugged_and_a_missing_submission_is_named(run_aide: Runn
     assert not grade["any_medal"]
 
 
+def test_a_node_the_time_limit_stops_is_recorded_as_cut(run_aide: Runner) -> None:
+    status, _, _, run_dir = run_aide(
+        [
+            operator_reply("Wait for it.", "import time\ntime.sleep(60)\n"),
+            review_call(True, "It ran out of time.", None),
+        ],
+        time_limit="4s",
+    )
+    events = [json.loads(line) for line in (run_dir / "trajectory.jsonl").read_text().splitlines()]
+    [execution] = [e for e in events if e["kind"] == "execution"]
+    assert execution["timed_out"] and execution["cut"] == "time_limit"
+    assert status == "time_limit"
+
+
 def test_an_answer_without_code_gets_one_reminder_then_fails_the_step(run_aide: Runner) -> None:
     status, _, script, run_dir = run_aide(
         [operator_reply("I would use a forest.", None), operator_reply("A forest, really.", None)],

@@ -8,6 +8,7 @@ import json
 import subprocess
 import time
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from scaffolds.grid import walls
 from scaffolds.grid.runstate import crash_reason
 from scaffolds.judge import Judge, Question
 from scaffolds.messages import ModelResponse, Usage
+from scaffolds.model import LiteLLMModel
 from scaffolds.record import RunRecord
 from scaffolds.replay import ScriptedModel
 from scaffolds.session import MODEL_GRACE_S, ModelSession
@@ -51,6 +53,8 @@ def test_a_long_reply_of_the_local_model_is_cut_at_the_time_limit(
     2,000 tokens, 40 s on 2 cores; asked to count, it stops after a few lines): without a cut
     that takes far longer than the 5 s left."""
     model = local_model(max_tokens=None, max_attempts=1)
+    assert isinstance(model, LiteLLMModel)
+    model.warm_up()  # as a run does before its clock starts (litellm's import is slow)
     record = RunRecord(tmp_path / "run")
     budget = Budget(5.0)
     session = ModelSession(model, record, budget, window=2048)
@@ -104,6 +108,26 @@ def test_a_stalling_then_failing_server_ends_the_run_at_its_wall_limit(
     assert "cut by the wall limit" in page
 
 
+def test_a_tool_call_the_time_limit_stops_is_recorded_and_shown_as_cut(
+    run_scaffold: Callable[..., Any], events: Callable[..., list[dict[str, Any]]]
+) -> None:
+    """A command that would run for a minute is given the 4 s left, stopped, and recorded as
+    cut by the time limit (the run then ends ``time_limit``), while the agent's end marks
+    where the harness's part of the run began."""
+    sleep = {"id": "c1", "type": "function",
+             "function": {"name": "bash", "arguments": json.dumps({"command": "sleep 60"})}}  # fmt: skip
+    with fake_openai([Reply(content=None, tool_calls=[sleep])] * 5) as srv:
+        run, status, _ = fake_run(run_scaffold, srv.url, time_limit="4s")
+    assert status == "time_limit", run.record.summary.get("error")
+    assert run.record.summary["wall_time_s"] <= 4.0 + 5.0
+    [observation] = events(run, "observation")
+    assert observation["cut"] == "time_limit" and observation["duration_s"] < 10
+    assert "cut by the time limit" in (run.dir / "view.html").read_text()
+    ended = datetime.fromisoformat(run.record.summary["agent_ended_at"]).timestamp()
+    [closed] = events(run, "sandbox_closed")
+    assert observation["t"] <= ended <= closed["t"]
+
+
 def test_spend_never_passes_the_cost_limit(
     run_scaffold: Callable[..., Any], events: Callable[..., list[dict[str, Any]]]
 ) -> None:
@@ -122,6 +146,19 @@ def test_spend_never_passes_the_cost_limit(
     [refused] = events(run, "model_call_refused")
     assert refused["bound_usd"] > refused["left_usd"]
     assert spent + refused["bound_usd"] > 0.015
+    assert "not sent by the cost limit" in (run.dir / "view.html").read_text()
+
+
+def test_a_reply_is_capped_at_the_models_own_output_limit_by_default(
+    run_scaffold: Callable[..., Any],
+) -> None:
+    """No --max-output-tokens: the request carries the limit litellm lists for the model."""
+    import litellm
+
+    listed = litellm.get_model_info("openai/gpt-4o-mini")["max_output_tokens"]
+    with fake_openai([Reply(content="Thinking.")]) as srv:
+        fake_run(run_scaffold, srv.url, model="openai/gpt-4o-mini", steps=1)
+    assert listed and srv.requests[0]["max_tokens"] == listed
 
 
 def test_a_reply_cut_at_the_output_cap_is_recorded_as_cut_not_an_error(
@@ -133,6 +170,7 @@ def test_a_reply_cut_at_the_output_cap_is_recorded_as_cut_not_an_error(
     calls = events(run, "model_call")
     assert [c.get("cut") for c in calls] == ["max_output_tokens"] * 2
     assert srv.requests[0]["max_tokens"] == 5 and not events(run, "error")
+    assert "reply cut by max output tokens" in (run.dir / "view.html").read_text()
 
 
 class PricedScripted(ScriptedModel):
@@ -187,3 +225,31 @@ def test_the_grid_ends_a_run_past_its_wall_limit_and_counts_it(
     assert summary["status"] == "wall_limit" and summary["ended_by"] == "grid"
     assert "past its wall-clock limit" in summary["error"]
     assert crash_reason(run_dir, process.returncode) is None  # counted as ended, not crashed
+
+
+def test_the_grid_counts_neither_set_up_nor_grading_against_the_wall_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The wall limit is the agent's part: a run still setting up (no run.json yet: a large
+    data set being copied) or being graded (``agent_ended_at``: a PaperBench reproduction can
+    take hours) is not ended, however long that takes."""
+    monkeypatch.setattr(walls, "GRACE_S", 0.5)
+    monkeypatch.setattr(walls.WallWatch, "EVERY_S", 0.0)
+    run_dir = tmp_path / "run"
+    process = subprocess.Popen(["sleep", "60"], start_new_session=True)
+    try:
+        watch = walls.WallWatch(run_dir, time.monotonic())
+        time.sleep(1.2)  # the set-up alone outlasts the wall limit and its grace
+        assert not watch.check(process.pid, None)
+        record = RunRecord(run_dir)
+        record.start(limits={"wall_limit_s": 0.5}, config={}, agent_ended_at=None)
+        assert not watch.check(process.pid, None)  # the run's wall clock starts here
+        time.sleep(1.2)
+        record.update(agent_ended_at="2026-01-01T00:00:00.000+00:00")  # now it is graded
+        assert not watch.check(process.pid, None) and process.poll() is None
+        record.update(agent_ended_at=None)  # a resumed run's agent works again
+        assert watch.check(process.pid, None)
+        process.wait(timeout=10)
+    finally:
+        process.kill()
+        process.wait()

@@ -80,6 +80,7 @@ function row(it) {
   for (const fact of it.facts) if (fact) line.appendChild(el("span", "fact", fact));
   if (it.tags.includes("error")) line.appendChild(el("span", "badge err", "error"));
   if (it.tags.includes("retry")) line.appendChild(el("span", "badge retry", "retry"));
+  if (it.tags.includes("cut")) line.appendChild(el("span", "badge retry", "cut"));
   for (const e of evidence.get(it.i) || []) line.appendChild(el("span", "badge", "⚑ " + e.check));
   if (evidence.has(it.i)) li.classList.add("flagged");
   line.appendChild(el("span", "fact", "#" + it.i));
@@ -157,7 +158,7 @@ function drawControls() {
   const tags = document.getElementById("tags");
   const present = new Set(items.flatMap(function (it) { return it.tags; }));
   if (evidence.size) present.add("flagged");
-  for (const tag of ["error", "retry", "flagged"]) {
+  for (const tag of ["error", "retry", "cut", "flagged"]) {
     if (!present.has(tag)) continue;
     const button = chip("only " + tag, false, function (now) {
       if (now) state.tags.add(tag); else state.tags.delete(tag);
