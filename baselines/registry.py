@@ -83,6 +83,7 @@ BASELINES: tuple[str, ...] = (
     "tam/text/hard",
     # issue 34's text competitions: readers, rankers and cross-encoders (group a)
     "mlebench/tweet-sentiment-extraction",
+    "mlebench/us-patent-phrase-to-phrase-matching",
 )
 """Task references with a baseline script: the 7 CPU-only MLE-bench competitions, every demo
 task, PaperBench's demo paper (whose baseline writes a submission repository) and the TAM Lite
