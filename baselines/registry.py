@@ -82,6 +82,7 @@ BASELINES: tuple[str, ...] = (
     "tam/text/medium",
     "tam/text/hard",
     # issue 34's text competitions: readers, rankers and cross-encoders (group a)
+    "mlebench/AI4Code",
     "mlebench/tweet-sentiment-extraction",
     "mlebench/us-patent-phrase-to-phrase-matching",
 )
