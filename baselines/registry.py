@@ -84,6 +84,7 @@ BASELINES: tuple[str, ...] = (
     # issue 34's text competitions: readers, rankers and cross-encoders (group a)
     "mlebench/AI4Code",
     "mlebench/tweet-sentiment-extraction",
+    "mlebench/tensorflow2-question-answering",
     "mlebench/us-patent-phrase-to-phrase-matching",
 )
 """Task references with a baseline script: the 7 CPU-only MLE-bench competitions, every demo
