@@ -83,6 +83,7 @@ BASELINES: tuple[str, ...] = (
     "tam/text/hard",
     # issue 34's text competitions: readers, rankers and cross-encoders (group a)
     "mlebench/AI4Code",
+    "mlebench/chaii-hindi-and-tamil-question-answering",
     "mlebench/tweet-sentiment-extraction",
     "mlebench/tensorflow2-question-answering",
     "mlebench/us-patent-phrase-to-phrase-matching",
