@@ -81,6 +81,12 @@ BASELINES: tuple[str, ...] = (
     "tam/text/easy",
     "tam/text/medium",
     "tam/text/hard",
+    # issue 34's text competitions: readers, rankers and cross-encoders (group a)
+    "mlebench/AI4Code",
+    "mlebench/chaii-hindi-and-tamil-question-answering",
+    "mlebench/tweet-sentiment-extraction",
+    "mlebench/tensorflow2-question-answering",
+    "mlebench/us-patent-phrase-to-phrase-matching",
 )
 """Task references with a baseline script: the 7 CPU-only MLE-bench competitions, every demo
 task, PaperBench's demo paper (whose baseline writes a submission repository) and the TAM Lite
@@ -97,8 +103,9 @@ def has_baseline(ref: str) -> bool:
 
 
 def module_name(ref: str) -> str:
+    """The script's module: the id lower-cased, dashes as underscores (AI4Code: ``ai4code``)."""
     benchmark, _, task_id = task_ref(ref).partition("/")
-    return f"baselines.{benchmark}.{task_id.replace('-', '_').replace('/', '_')}"
+    return f"baselines.{benchmark}.{task_id.lower().replace('-', '_').replace('/', '_')}"
 
 
 def baseline_module(ref: str) -> ModuleType:

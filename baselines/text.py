@@ -32,6 +32,17 @@ ARCHITECTURES: dict[str, dict[str, Any]] = {
         "layer_norm_eps": 1e-5,
         "vocab_size": 50265,
     },
+    "deepset/xlm-roberta-base-squad2": {  # XLM-RoBERTa base, fine-tuned on SQuAD 2.0
+        "model_type": "xlm-roberta",
+        "hidden_size": 768,
+        "num_hidden_layers": 12,
+        "num_attention_heads": 12,
+        "intermediate_size": 3072,
+        "max_position_embeddings": 514,
+        "type_vocab_size": 1,
+        "layer_norm_eps": 1e-5,
+        "vocab_size": 250002,
+    },
 }
 """Hub id -> its ``config.json`` architecture fields, for ``--pretrained none``."""
 TOKENIZER_VOCAB = 8000  # byte-level BPE merges learnt on the task's text for --pretrained none
