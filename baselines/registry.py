@@ -71,6 +71,9 @@ BASELINES: tuple[str, ...] = (
     "mlebench/inaturalist-2019-fgvc6",
     "mlebench/cdiscount-image-classification-challenge",
     "mlebench/bms-molecular-translation",
+    # issue 34's text competitions, part b (TF-IDF linear models on a CPU, + DistilRoBERTa on
+    # a GPU; tag classifiers; a bigram model for the missing words)
+    "mlebench/movie-review-sentiment-analysis-kernels-only",
     "demo/tabular-binary",
     "demo/tabular-regression",
     "demo/digits-image",
