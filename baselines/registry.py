@@ -73,6 +73,7 @@ BASELINES: tuple[str, ...] = (
     "mlebench/bms-molecular-translation",
     # issue 34's text competitions, part b (TF-IDF linear models on a CPU, + DistilRoBERTa on
     # a GPU; tag classifiers; a bigram model for the missing words)
+    "mlebench/google-quest-challenge",
     "mlebench/learning-agency-lab-automated-essay-scoring-2",
     "mlebench/movie-review-sentiment-analysis-kernels-only",
     "demo/tabular-binary",
