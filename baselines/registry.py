@@ -76,6 +76,7 @@ BASELINES: tuple[str, ...] = (
     "mlebench/google-quest-challenge",
     "mlebench/learning-agency-lab-automated-essay-scoring-2",
     "mlebench/movie-review-sentiment-analysis-kernels-only",
+    "mlebench/lmsys-chatbot-arena",
     "demo/tabular-binary",
     "demo/tabular-regression",
     "demo/digits-image",
