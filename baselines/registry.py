@@ -77,6 +77,7 @@ BASELINES: tuple[str, ...] = (
     "mlebench/learning-agency-lab-automated-essay-scoring-2",
     "mlebench/movie-review-sentiment-analysis-kernels-only",
     "mlebench/lmsys-chatbot-arena",
+    "mlebench/jigsaw-unintended-bias-in-toxicity-classification",
     "demo/tabular-binary",
     "demo/tabular-regression",
     "demo/digits-image",
