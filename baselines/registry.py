@@ -78,6 +78,7 @@ BASELINES: tuple[str, ...] = (
     "mlebench/movie-review-sentiment-analysis-kernels-only",
     "mlebench/lmsys-chatbot-arena",
     "mlebench/jigsaw-unintended-bias-in-toxicity-classification",
+    "mlebench/facebook-recruiting-iii-keyword-extraction",
     "demo/tabular-binary",
     "demo/tabular-regression",
     "demo/digits-image",
