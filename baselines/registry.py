@@ -79,6 +79,7 @@ BASELINES: tuple[str, ...] = (
     "mlebench/lmsys-chatbot-arena",
     "mlebench/jigsaw-unintended-bias-in-toxicity-classification",
     "mlebench/facebook-recruiting-iii-keyword-extraction",
+    "mlebench/billion-word-imputation",
     "demo/tabular-binary",
     "demo/tabular-regression",
     "demo/digits-image",
