@@ -71,6 +71,15 @@ BASELINES: tuple[str, ...] = (
     "mlebench/inaturalist-2019-fgvc6",
     "mlebench/cdiscount-image-classification-challenge",
     "mlebench/bms-molecular-translation",
+    # issue 34's text competitions, part b (TF-IDF linear models on a CPU, + DistilRoBERTa on
+    # a GPU; tag classifiers; a bigram model for the missing words)
+    "mlebench/google-quest-challenge",
+    "mlebench/learning-agency-lab-automated-essay-scoring-2",
+    "mlebench/movie-review-sentiment-analysis-kernels-only",
+    "mlebench/lmsys-chatbot-arena",
+    "mlebench/jigsaw-unintended-bias-in-toxicity-classification",
+    "mlebench/facebook-recruiting-iii-keyword-extraction",
+    "mlebench/billion-word-imputation",
     "demo/tabular-binary",
     "demo/tabular-regression",
     "demo/digits-image",

@@ -1,0 +1,48 @@
+"""learning-agency-lab-automated-essay-scoring-2's baseline: a smoke run through the real grader (TF-IDF and the transformer both run), its margin over the sample
+submission, the submission's form, and the architecture behind ``--pretrained none``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+
+from baselines.mlebench import learning_agency_lab_automated_essay_scoring_2 as script
+from baselines.text import ARCHITECTURES
+from tests.baselines.competition_smoke import margin_over_sample, smoke_check
+from tests.baselines.helpers import assert_smoke_check_holds
+
+CID = "learning-agency-lab-automated-essay-scoring-2"
+MARGIN = 0.7
+"""The smoke baseline's least lead over the sample submission on the fixture (seed 11);
+measured: kappa 0.938 against -0.058."""
+
+
+@pytest.fixture(scope="module")
+def checked(
+    tmp_path_factory: pytest.TempPathFactory, mlebench_data: Path, mlebench_checkout: Path
+) -> dict[str, Any]:
+    return smoke_check(CID, mlebench_data, mlebench_checkout, tmp_path_factory.mktemp(CID))
+
+
+def test_smoke_run_is_valid_and_beats_the_sample(
+    checked: dict[str, Any], mlebench_data: Path
+) -> None:
+    public = mlebench_data / CID / "prepared" / "public"
+    folder = assert_smoke_check_holds(checked, CID)
+    assert margin_over_sample(checked, CID) >= MARGIN
+    sub = pd.read_csv(folder / "submission.csv")
+    test = pd.read_csv(public / "test.csv")
+    assert list(sub.columns) == ["essay_id", "score"]
+    assert list(sub["essay_id"]) == list(test["essay_id"]) and sub["score"].isin(range(1, 7)).all()
+    assert sub["score"].nunique() > 1  # cut into several scores, not one
+    log = (folder / "log.txt").read_text()
+    assert f"model {script.HUB_ID} (" in log
+    assert "tokenizer trained on the task's text (--pretrained none)" in log
+    assert "transformer" in log and "submitting" in log  # both models were compared
+
+
+def test_pretrained_none_builds_the_hub_architecture() -> None:
+    assert script.HUB_ID in ARCHITECTURES and not script.TRANSFORMER_ON_CPU
