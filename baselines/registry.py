@@ -71,6 +71,9 @@ BASELINES: tuple[str, ...] = (
     "mlebench/inaturalist-2019-fgvc6",
     "mlebench/cdiscount-image-classification-challenge",
     "mlebench/bms-molecular-translation",
+    # issue 34, group c: tracking, GNSS, audio and EEG signals
+    "mlebench/nfl-player-contact-detection",
+    "mlebench/smartphone-decimeter-2022",
     "demo/tabular-binary",
     "demo/tabular-regression",
     "demo/digits-image",
