@@ -75,6 +75,7 @@ BASELINES: tuple[str, ...] = (
     "mlebench/nfl-player-contact-detection",
     "mlebench/smartphone-decimeter-2022",
     "mlebench/hms-harmful-brain-activity-classification",
+    "mlebench/tensorflow-speech-recognition-challenge",
     "demo/tabular-binary",
     "demo/tabular-regression",
     "demo/digits-image",
