@@ -74,6 +74,7 @@ BASELINES: tuple[str, ...] = (
     # issue 34, group c: tracking, GNSS, audio and EEG signals
     "mlebench/nfl-player-contact-detection",
     "mlebench/smartphone-decimeter-2022",
+    "mlebench/freesound-audio-tagging-2019",
     "mlebench/hms-harmful-brain-activity-classification",
     "mlebench/tensorflow-speech-recognition-challenge",
     "demo/tabular-binary",
