@@ -76,6 +76,7 @@ BASELINES: tuple[str, ...] = (
     "mlebench/smartphone-decimeter-2022",
     "mlebench/freesound-audio-tagging-2019",
     "mlebench/hms-harmful-brain-activity-classification",
+    "mlebench/multi-modal-gesture-recognition",
     "mlebench/tensorflow-speech-recognition-challenge",
     "demo/tabular-binary",
     "demo/tabular-regression",
