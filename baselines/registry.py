@@ -71,8 +71,14 @@ BASELINES: tuple[str, ...] = (
     "mlebench/inaturalist-2019-fgvc6",
     "mlebench/cdiscount-image-classification-challenge",
     "mlebench/bms-molecular-translation",
-    # issue 34's text competitions, part b (TF-IDF linear models on a CPU, + DistilRoBERTa on
-    # a GPU; tag classifiers; a bigram model for the missing words)
+    # the text competitions beyond Lite: readers, rankers and cross-encoders
+    "mlebench/AI4Code",
+    "mlebench/chaii-hindi-and-tamil-question-answering",
+    "mlebench/tweet-sentiment-extraction",
+    "mlebench/tensorflow2-question-answering",
+    "mlebench/us-patent-phrase-to-phrase-matching",
+    # text beyond Lite: TF-IDF linear models on a CPU (+ DistilRoBERTa on a GPU), tag
+    # classifiers, a bigram model for the missing words
     "mlebench/google-quest-challenge",
     "mlebench/learning-agency-lab-automated-essay-scoring-2",
     "mlebench/movie-review-sentiment-analysis-kernels-only",
@@ -80,6 +86,13 @@ BASELINES: tuple[str, ...] = (
     "mlebench/jigsaw-unintended-bias-in-toxicity-classification",
     "mlebench/facebook-recruiting-iii-keyword-extraction",
     "mlebench/billion-word-imputation",
+    # tracking, GNSS, audio and EEG signals
+    "mlebench/nfl-player-contact-detection",
+    "mlebench/smartphone-decimeter-2022",
+    "mlebench/freesound-audio-tagging-2019",
+    "mlebench/hms-harmful-brain-activity-classification",
+    "mlebench/multi-modal-gesture-recognition",
+    "mlebench/tensorflow-speech-recognition-challenge",
     "demo/tabular-binary",
     "demo/tabular-regression",
     "demo/digits-image",
@@ -90,15 +103,9 @@ BASELINES: tuple[str, ...] = (
     "tam/text/easy",
     "tam/text/medium",
     "tam/text/hard",
-    # issue 34's text competitions: readers, rankers and cross-encoders (group a)
-    "mlebench/AI4Code",
-    "mlebench/chaii-hindi-and-tamil-question-answering",
-    "mlebench/tweet-sentiment-extraction",
-    "mlebench/tensorflow2-question-answering",
-    "mlebench/us-patent-phrase-to-phrase-matching",
 )
-"""Task references with a baseline script: the 7 CPU-only MLE-bench competitions, every demo
-task, PaperBench's demo paper (whose baseline writes a submission repository) and the TAM Lite
+"""Task references with a baseline script: every MLE-bench competition with a generator (the
+CPU-only ones, Lite, and those beyond Lite that issues 33-35 cover), every demo task, PaperBench's demo paper (whose baseline writes a submission repository) and the TAM Lite
 tabular and text tasks (``baselines.tam.<modality>_<difficulty>``)."""
 
 

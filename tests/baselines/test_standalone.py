@@ -26,7 +26,11 @@ SHARED = ["baselines.kit", "baselines.textnorm", "baselines.torchkit", "baseline
           # the image kits beyond Lite: retrieval by embedding, Herbarium, multi-label heads
           "baselines.retrieval", "baselines.herbarium", "baselines.multilabel",
           # scans: DICOM series as volumes
-          "baselines.dicom"]  # fmt: skip
+          "baselines.dicom",
+          # text beyond Lite: span readers (questions, tweets)
+          "baselines.spans",
+          # the signal baselines: a small CNN over spectrograms (audio, EEG)
+          "baselines.spectrocnn"]  # fmt: skip
 
 PROBE = f"""
 import json, runpy, sys
@@ -89,7 +93,7 @@ def test_importing_every_script_loads_no_harness() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=300
     )
     assert done.returncode == 0, done.stderr
-    assert len(SCRIPTS) == 58 and not HARNESS & set(json.loads(done.stdout))
+    assert len(SCRIPTS) == 76 and not HARNESS & set(json.loads(done.stdout))
 
 
 def test_a_run_alone_takes_device_and_pretrained_and_loads_no_harness(
