@@ -29,3 +29,24 @@ def test_local_model_runs_ten_steps_and_the_run_ends_cleanly(
     assert run.record.summary["usage"]["prompt_tokens"] > 0
     (final,) = events(run, "final_validation")
     assert final["outcome"] == "tool_error" and grade["valid_submission"] is False
+
+
+def test_a_run_of_the_local_model_ends_at_its_time_limit(local_model, run_agent, events) -> None:
+    """Slow: a whole run under a 60 s limit, as the limits issue asks: replies uncapped (the
+    135M model writes until its window is full, far longer than the time left), so the run
+    ends because the harness cuts a call at the limit, within the stated grace.
+
+    The time limit counts the agent's time; the run's wall clock starts once litellm is
+    loaded, so both are read from run.json."""
+    from scaffolds.session import MODEL_GRACE_S
+
+    model = local_model(max_tokens=None, max_attempts=1)
+    run, status, _ = run_agent(
+        model, steps=1000, time_limit="60s", context_window=WINDOW, max_output_tokens=None
+    )
+    assert status == "time_limit", run.record.summary.get("error")
+    summary = run.record.summary
+    assert summary["agent_time_s"] <= 60 + MODEL_GRACE_S + 5, summary["agent_time_s"]
+    assert summary["wall_time_s"] <= 60 + MODEL_GRACE_S + 5, summary["wall_time_s"]
+    [cut] = events(run, "model_call_cut")
+    assert cut["limit"] == "time_limit", cut
