@@ -54,9 +54,9 @@ LR = 3e-5  # AdamW peak learning rate (warm-up, then cosine decay)
 HOLDOUT = 0.1  # share of training notebooks held out to choose between the models
 TRANSFORMER_ON_CPU = False  # a full fine-tune does not fit a CPU budget: the ridge there
 SMOKE_NOTEBOOKS = 100  # --smoke: train on this many notebooks ...
-SMOKE_MAX_LENGTH = 64  # ... transformer inputs of this many tokens ...
-SMOKE_STEPS = 10  # ... for this many transformer steps (it runs on a CPU too) ...
-SMOKE_BATCH = 8  # ... of this many markdown cells ...
+SMOKE_MAX_LENGTH = 8  # ... transformer inputs of this many tokens (every test row is predicted) ...
+SMOKE_STEPS = 2  # ... for this many transformer steps (it runs on a CPU too) ...
+SMOKE_BATCH = 4  # ... of this many markdown cells ...
 SMOKE_LR = 5e-4  # ... at a higher rate: random weights (--pretrained none) start slowly
 TIME_BUDGET_S = 30 * 60.0  # the whole script, data to file
 THREADS = CORES  # CPU training
@@ -102,10 +102,11 @@ def kendall_tau(notebooks: list[Notebook], orders: list[list[str]]) -> float:
 
 def slot(book: Notebook, code_keys: np.ndarray, markdown_keys: np.ndarray) -> list[str]:
     """The cell order: code cells in their order, each markdown cell before the first code
-    cell whose key (made non-decreasing) exceeds its own; ties kept in key order."""
+    cell whose key (made non-decreasing) is at least its own. Ties break by position, never by
+    cell id: code cells sharing a key (a plateau of the running maximum) keep their order."""
     code_keys = np.maximum.accumulate(code_keys) if len(code_keys) else code_keys
-    keyed = [(float(k), 1, c) for k, c in zip(code_keys, book.code, strict=True)]
-    keyed += [(float(k), 0, c) for k, c in zip(markdown_keys, book.markdown, strict=True)]
+    keyed = [(float(k), 1, n, c) for n, (k, c) in enumerate(zip(code_keys, book.code, strict=True))]  # fmt: skip
+    keyed += [(float(k), 0, n, c) for n, (k, c) in enumerate(zip(markdown_keys, book.markdown, strict=True))]  # fmt: skip
     return [c for *_, c in sorted(keyed)]
 
 
@@ -219,7 +220,7 @@ def main(
 
         def ranker_orders(books: list[Notebook]) -> list[list[str]]:
             texts = [context(b, c, sep) for b in books for c in b.markdown]
-            shares = sigmoid(predict_logits(net, encode(tokenizer, texts, max_length), where, batch)[:, 0])  # fmt: skip
+            shares = sigmoid(predict_logits(net, encode(tokenizer, texts, max_length), where, BATCH_SIZE)[:, 0])  # fmt: skip
             out, at = [], 0
             for b in books:
                 code_keys = (np.arange(len(b.code)) + 0.5) / max(1, len(b.code))
