@@ -81,6 +81,8 @@ BASELINES: tuple[str, ...] = (
     "tam/text/easy",
     "tam/text/medium",
     "tam/text/hard",
+    # issue 34, group d: the tabular and signal competitions (boosting, recall-then-rank, an MLP)
+    "mlebench/ml2021spring-hw2",
 )
 """Task references with a baseline script: the 7 CPU-only MLE-bench competitions, every demo
 task, PaperBench's demo paper (whose baseline writes a submission repository) and the TAM Lite
