@@ -84,6 +84,7 @@ BASELINES: tuple[str, ...] = (
     # issue 34, group d: the tabular and signal competitions (boosting, recall-then-rank, an MLP)
     "mlebench/ml2021spring-hw2",
     "mlebench/predict-volcanic-eruptions-ingv-oe",
+    "mlebench/stanford-covid-vaccine",
 )
 """Task references with a baseline script: the 7 CPU-only MLE-bench competitions, every demo
 task, PaperBench's demo paper (whose baseline writes a submission repository) and the TAM Lite
