@@ -85,6 +85,7 @@ BASELINES: tuple[str, ...] = (
     "mlebench/ml2021spring-hw2",
     "mlebench/predict-volcanic-eruptions-ingv-oe",
     "mlebench/stanford-covid-vaccine",
+    "mlebench/champs-scalar-coupling",
 )
 """Task references with a baseline script: the 7 CPU-only MLE-bench competitions, every demo
 task, PaperBench's demo paper (whose baseline writes a submission repository) and the TAM Lite
