@@ -86,6 +86,7 @@ BASELINES: tuple[str, ...] = (
     "mlebench/predict-volcanic-eruptions-ingv-oe",
     "mlebench/stanford-covid-vaccine",
     "mlebench/champs-scalar-coupling",
+    "mlebench/icecube-neutrinos-in-deep-ice",
 )
 """Task references with a baseline script: the 7 CPU-only MLE-bench competitions, every demo
 task, PaperBench's demo paper (whose baseline writes a submission repository) and the TAM Lite
