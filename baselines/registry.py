@@ -87,6 +87,7 @@ BASELINES: tuple[str, ...] = (
     "mlebench/stanford-covid-vaccine",
     "mlebench/champs-scalar-coupling",
     "mlebench/icecube-neutrinos-in-deep-ice",
+    "mlebench/h-and-m-personalized-fashion-recommendations",
 )
 """Task references with a baseline script: the 7 CPU-only MLE-bench competitions, every demo
 task, PaperBench's demo paper (whose baseline writes a submission repository) and the TAM Lite
