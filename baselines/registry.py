@@ -93,6 +93,13 @@ BASELINES: tuple[str, ...] = (
     "mlebench/hms-harmful-brain-activity-classification",
     "mlebench/multi-modal-gesture-recognition",
     "mlebench/tensorflow-speech-recognition-challenge",
+    # tabular and signal beyond Lite: boosting, recall-then-rank, an MLP
+    "mlebench/ml2021spring-hw2",
+    "mlebench/predict-volcanic-eruptions-ingv-oe",
+    "mlebench/stanford-covid-vaccine",
+    "mlebench/champs-scalar-coupling",
+    "mlebench/icecube-neutrinos-in-deep-ice",
+    "mlebench/h-and-m-personalized-fashion-recommendations",
     "demo/tabular-binary",
     "demo/tabular-regression",
     "demo/digits-image",
@@ -103,13 +110,6 @@ BASELINES: tuple[str, ...] = (
     "tam/text/easy",
     "tam/text/medium",
     "tam/text/hard",
-    # issue 34, group d: the tabular and signal competitions (boosting, recall-then-rank, an MLP)
-    "mlebench/ml2021spring-hw2",
-    "mlebench/predict-volcanic-eruptions-ingv-oe",
-    "mlebench/stanford-covid-vaccine",
-    "mlebench/champs-scalar-coupling",
-    "mlebench/icecube-neutrinos-in-deep-ice",
-    "mlebench/h-and-m-personalized-fashion-recommendations",
 )
 """Task references with a baseline script: every MLE-bench competition with a generator (the
 CPU-only ones, Lite, and those beyond Lite that issues 33-35 cover), every demo task, PaperBench's demo paper (whose baseline writes a submission repository) and the TAM Lite
