@@ -208,3 +208,29 @@ def test_pass_at_k_and_sem_edge_cases() -> None:
     one = mean_sem([42.0])
     assert one.mean == 42.0 and math.isnan(one.sem)
     assert mean_sem([10.0, 30.0]).sem == pytest.approx(10.0)
+
+
+def test_known_issues_of_the_competitions_run_are_listed_under_the_tables(tmp_path) -> None:
+    """A grid that ran MLE-bench competitions lists each one's known upstream issues (the
+    adapter's ``known_issues``, as ``list --known-issues`` shows them) after its tables; a
+    competition with none adds no line, and a grid of such competitions has no section."""
+    from bench_adapters.registry import list_known_issues
+
+    pizza, titanic = "mlebench/random-acts-of-pizza", "mlebench/spaceship-titanic"
+    rows = [
+        {**row("aide", "m1", "t1", 0), "task": pizza},
+        {**row("aide", "m1", "t1", 1), "task": titanic},
+    ]
+    folder = write_rows(tmp_path / "g", rows)
+    assert report_here(folder, "--no-plots") == 0
+    md = (folder / "summary.md").read_text()
+    head = "## Known issues of the MLE-bench competitions run"
+    assert md.count(head) == 1
+    assert md.index(head) > md.index("| aide | `m1` |")  # under the tables
+    issues = [text for ref, text in list_known_issues("mlebench") if ref == pizza]
+    assert issues and all(f"- `{pizza}`: {text}" in md for text in issues)
+    assert f"`{titanic}`:" not in md  # no known issue
+
+    quiet = write_rows(tmp_path / "q", [{**row("aide", "m1", "t1", 0), "task": titanic}])
+    assert report_here(quiet, "--no-plots") == 0
+    assert head not in (quiet / "summary.md").read_text()

@@ -60,3 +60,11 @@ def test_list_known_issues_is_a_separate_view(run_cli) -> None:  # type: ignore[
     assert len(everything) == sum(len(v) for v in KNOWN_ISSUES.values())
     demo = run_cli("list", "--benchmark", "demo", "--known-issues")
     assert demo.returncode == 0 and demo.stdout == ""
+
+
+def test_every_competition_of_the_main_and_dev_splits_is_graded(run_cli) -> None:  # type: ignore[no-untyped-def]
+    for split, size in (("all", 75), ("dev", 7), ("or_initial", 77)):
+        listed = run_cli("list", "--benchmark", "mlebench", "--split", split, "--graded")
+        assert listed.returncode == 0, listed.stderr
+        assert listed.stdout.split() == [f"mlebench/{i}" for i in split_ids(split)]
+        assert len(listed.stdout.split()) == size
