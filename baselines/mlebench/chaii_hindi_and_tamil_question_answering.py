@@ -53,10 +53,11 @@ LR = 2e-5  # AdamW peak learning rate (warm-up, then cosine decay)
 HOLDOUT = 0.1  # share of train held out to choose between the models
 TRANSFORMER_ON_CPU = False  # a full fine-tune does not fit a CPU budget: the rule there
 SMOKE_ROWS = 100  # --smoke: train on this many questions ...
-SMOKE_MAX_LENGTH = 128  # ... in windows of this many tokens ...
-SMOKE_STRIDE = 16  # ... sharing this many (few windows: each is a forward pass to predict) ...
-SMOKE_STEPS = 6  # ... for this many transformer steps (it runs on a CPU too) ...
-SMOKE_BATCH = 8  # ... of this many windows ...
+SMOKE_MAX_LENGTH = 48  # ... in windows of this many tokens ...
+SMOKE_STRIDE = 8  # ... sharing this many ...
+SMOKE_WINDOWS = 1  # ... reading each passage's first windows only (each is a forward pass) ...
+SMOKE_STEPS = 2  # ... for this many transformer steps (it runs on a CPU too) ...
+SMOKE_BATCH = 4  # ... of this many windows ...
 SMOKE_LR = 5e-4  # ... at a higher rate: random weights (--pretrained none) start slowly
 TIME_BUDGET_S = 30 * 60.0  # the whole script, data to file
 THREADS = CORES  # CPU training
@@ -94,6 +95,13 @@ def rule_answer(context: str, question: str, idf: dict[str, float], never: set[s
     if not kept:
         return " ".join(words)
     return " ".join(words[kept[0] : kept[-1] + 1]).strip(PUNCTUATION + " ")
+
+
+def first_windows(tokens: dict[str, np.ndarray], keep: int) -> dict[str, np.ndarray]:
+    """The rows of each question's first ``keep`` windows (its rows are consecutive)."""
+    sample = tokens["sample"]
+    rows = np.arange(len(sample)) - np.searchsorted(sample, sample) < keep
+    return {name: values[rows] for name, values in tokens.items()}
 
 
 def main(
@@ -145,8 +153,9 @@ def main(
                 answers = [
                     (s, s + len(a)) for s, a in zip(starts, frame["answer_text"], strict=True)
                 ]
-            return encode_windows(tokenizer, frame["question"].tolist(), frame["context"].tolist(),
-                                  max_length, stride, answers)  # fmt: skip
+            tokens = encode_windows(tokenizer, frame["question"].tolist(), frame["context"].tolist(),
+                                    max_length, stride, answers)  # fmt: skip
+            return first_windows(tokens, SMOKE_WINDOWS) if smoke else tokens
 
         fit_tokens, val_tokens, test_tokens = windows(fit_part, True), windows(val_part, False), windows(test, False)  # fmt: skip
         budget.log(f"{len(fit_tokens['sample']):,} training windows of {max_length} tokens")
@@ -166,7 +175,7 @@ def main(
             reserve_s=RESERVE_S, seed=SEED)  # fmt: skip
 
         def read_spans(frame: pd.DataFrame, tokens: dict[str, np.ndarray]) -> list[str]:
-            start_logits, end_logits = predict_windows(net, tokens, where, batch)
+            start_logits, end_logits = predict_windows(net, tokens, where, BATCH_SIZE)
             spans = best_spans(start_logits, end_logits, tokens["offsets"], tokens["sample"],
                                len(frame), MAX_ANSWER_TOKENS)  # fmt: skip
             return [c[a:b].strip(PUNCTUATION + " ") for c, (a, b, _) in zip(frame["context"], spans, strict=True)]  # fmt: skip
