@@ -11,7 +11,8 @@ their start and end times; the best is the best completed (the lowest id on ties
 Lane 0 works in the workspace itself; lane ``i`` in ``nodes/<i>/``, a folder with its own
 ``submission/`` and ``working/`` and a link ``data -> ../../data``, so a node's code uses the
 same relative paths in any lane. Each lane's kernel gets its share of the machine
-(``aide_tree.resources``). Steps, time and cost count across all nodes; at a limit the nodes in
+(``aide_tree.resources``); starting them is not charged to the agent's time (the wall clock
+counts it), as the run's first kernel starts before its clock. Steps, time and cost count across all nodes; at a limit the nodes in
 flight are stopped (``node_stopped`` events; they are not journal nodes). A resumed run replays
 the schedule over the journal: completed nodes are kept, the ones that were in flight run again.
 """
@@ -55,13 +56,14 @@ class ParallelAide(Aide):
     def __init__(self, run: Run):
         self.width = max(1, getattr(run.config, "parallel_nodes", 1))
         self.prefix: Journal | None = None
-        for model in (run.session.model, getattr(run.session.model, "inner", None)):
-            if isinstance(model, ReplayModel) and not model.is_keyed:
-                raise ModelError(
-                    f"{model.path} answers in order; with several nodes in flight a replay "
-                    "needs a cassette keyed by node and call (aide_tree.cassette.keyed)"
-                )
         super().__init__(run)
+        for session in (run.session, self.feedback):
+            for model in (session.model, getattr(session.model, "inner", None)):
+                if isinstance(model, ReplayModel) and not model.is_keyed:
+                    raise ModelError(
+                        f"{model.path} answers in order; with several nodes in flight a replay "
+                        "needs a cassette keyed by node and call (aide_tree.cassette.keyed)"
+                    )
         self.prefix = Journal(self.journal.lower_is_better)  # the policy's view: ids 0..k-N
         self.decisions: dict[int, Decision] = {}  # decided, not yet in the prefix
         self.done: dict[int, Node] = {}  # completed, not yet in the prefix
@@ -71,7 +73,9 @@ class ParallelAide(Aide):
         self.results: queue.Queue[tuple[int, Lane, Node | BaseException]] = queue.Queue()
         self.stopping = threading.Event()
         self._local = threading.local()
+        setup = time.monotonic()
         self.lanes = self.open_lanes()
+        run.budget.exclude(time.monotonic() - setup)  # as the run's own kernel's start is
         self.free = list(reversed(self.lanes))
 
     # the schedule

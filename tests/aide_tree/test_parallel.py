@@ -65,7 +65,9 @@ def deterministic(run_dir: Path) -> list[dict[str, Any]]:
 
 
 def events(run_dir: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in (run_dir / "trajectory.jsonl").open()]
+    """The trajectory's events (a line still being written is left out)."""
+    lines = (run_dir / "trajectory.jsonl").read_text().split("\n")[:-1]
+    return [json.loads(line) for line in lines]
 
 
 @pytest.fixture(scope="module")
@@ -171,9 +173,12 @@ def test_a_killed_parallel_run_resumes_rerunning_only_the_nodes_in_flight(
     )
     path = run_dir / "journal.jsonl"
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None:
-        if path.is_file() and len(path.read_text().splitlines()) >= 3:  # header + 2 nodes
-            break
+    while time.monotonic() < deadline and proc.poll() is None:  # 2 nodes done, others in flight
+        lines = path.read_text().split("\n")[1:-1] if path.is_file() else []
+        if len(lines) >= 2:
+            done_ids = {json.loads(line)["id"] for line in lines}
+            if {e["node"] for e in events(run_dir) if e["kind"] == "model_call"} - done_ids:
+                break
         time.sleep(0.02)
     assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
     os.killpg(proc.pid, signal.SIGKILL)
@@ -197,3 +202,35 @@ def test_a_killed_parallel_run_resumes_rerunning_only_the_nodes_in_flight(
     node_events = [e["id"] for e in trail if e["kind"] == "node"]
     assert len(node_events) == len(set(node_events))  # no node recorded twice
     assert set(range(len(NODES))) - set(killed) <= set(node_events)  # the rest were made
+
+
+def test_one_node_at_a_time_is_todays_search_with_either_kind_of_replay(run_dir: Path) -> None:
+    """--parallel-nodes 1 writes today's journal (format 2, no timing fields), and a keyed
+    replay of the same answers gives it too."""
+    nodes = NODES[:4]
+    keyed_file = cassette(run_dir.parent, nodes)
+    in_order = [json.loads(line) for line in keyed_file.open()]
+    for record in in_order:
+        del record["node"], record["call"]
+    stream = write_cassette(run_dir.parent / "stream.jsonl", in_order)  # node 0's, node 1's...
+    runs = {}
+    for name, replay, extra in (
+        ("stream", stream, []),
+        ("stream-n1", stream, ["--parallel-nodes", "1"]),
+        ("keyed-n1", keyed_file, ["--parallel-nodes", "1"]),
+    ):
+        out = run_dir.parent / name
+        argv = ["--model", f"replay:{replay}", "--out", str(out), *flags(len(nodes), 1)[:-2]]
+        assert main([*argv, *extra]) == 0
+        header, records = journal(out)
+        assert header["format_version"] == 2 and [n["id"] for n in records] == [0, 1, 2, 3]
+        assert not any(set(TIMING) & set(n) for n in records)
+        runs[name] = deterministic(out)
+    assert runs["stream"] == runs["stream-n1"] == runs["keyed-n1"]
+
+
+def test_a_replay_in_order_is_refused_with_nodes_in_flight(run_dir: Path, capsys: Any) -> None:
+    stream = write_cassette(run_dir.parent / "stream.jsonl", [operator_reply("p", SAMPLE)])
+    argv = ["--model", f"replay:{stream}", "--out", str(run_dir), *flags(2, 2)]
+    assert main(argv) != 0
+    assert "keyed by node" in capsys.readouterr().err

@@ -1,16 +1,20 @@
 """The parts of the parallel search that are pure functions: the policies with nodes in flight,
-each node's share of the machine, and the journal keyed by node id (format 3)."""
+each node's share of the machine, the journal keyed by node id (format 3), and its timeline in
+tree.html (drawn by headless Chromium)."""
 
 from __future__ import annotations
 
 import json
 import random
+import re
+import shutil
+import subprocess
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from aide_tree import POLICIES, AideConfig, Decision, Journal, Node
+from aide_tree import POLICIES, AideConfig, Decision, Journal, Node, write_tree
 from aide_tree.journal import FORMAT_VERSION, KEYED_VERSION, JournalError
 from aide_tree.resources import Share, describe, kernel_env, shares
 
@@ -191,3 +195,28 @@ def test_resuming_a_journal_of_the_other_kind_is_refused(tmp_path: Path) -> None
     path = tmp_path / "journal.jsonl"
     Journal.open(path, lower_is_better=False).append(node(0, None, 0.5))
     assert not Journal.open(path, lower_is_better=False, new_version=KEYED_VERSION).keyed
+
+
+def test_tree_html_draws_a_timeline_of_the_nodes_in_flight(tmp_path: Path) -> None:
+    j = Journal(lower_is_better=False, keyed=True)
+    spans = {1: (0.0, 2.0), 0: (0.0, 3.0), 2: (1.0, 4.0), 3: (2.5, 6.0)}
+    for i, (start, end) in spans.items():
+        n = node(i, None if i < 2 else 0, None if i == 2 else 0.5)
+        j.add(Node(**{**n.to_record(), "started_at": 1e9 + start, "ended_at": 1e9 + end}))
+    page = tmp_path / "tree.html"
+    write_tree(j, "demo/tabular-binary", page, "greedy")
+    argv = [shutil.which("chromium") or "chromium", "--headless", "--no-sandbox", "--disable-gpu"]
+    argv += [f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", page.as_uri()]
+    dom = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=False)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    assert 'data-bars="4"' in dom.stdout and "4 nodes over 6 s" in dom.stdout
+    bars = re.findall(
+        r'class="tl-bar( buggy)?" title="[^"]*" style="left: ([\d.]+)%; width: ([\d.]+)%',
+        dom.stdout,
+    )
+    assert [(b != "", round(float(left)), round(float(w))) for b, left, w in bars] == [
+        (False, 0, 50),  # node 0, by id
+        (False, 0, 33),
+        (True, 17, 50),
+        (False, 42, 58),
+    ]
