@@ -155,23 +155,25 @@ class ParallelAide(Aide):
         self.results.put((node_id, lane, result))
 
     def collect(self) -> None:
-        """Wait for a node to complete (at most ``WAIT_S``), then take all that have."""
+        """Wait for a node to complete (at most ``WAIT_S``), then record all that have; a
+        node's error is raised once the others that completed are recorded."""
         try:
-            item = self.results.get(timeout=max(0.01, min(WAIT_S, self.run.budget.time_left())))
+            items = [self.results.get(timeout=max(0.01, min(WAIT_S, self.run.budget.time_left())))]
         except queue.Empty:
             return
-        while True:
-            node_id, lane, result = item
+        while not self.results.empty():
+            items.append(self.results.get_nowait())
+        errors = []
+        for node_id, lane, result in items:
             del self.running[node_id]
             self.free.append(lane)
             if isinstance(result, BaseException):
-                raise result
+                errors.append(result)
+                continue
             self.record(result)
             self.done[node_id] = result
-            try:
-                item = self.results.get_nowait()
-            except queue.Empty:
-                return
+        if errors:
+            raise errors[0]
 
     def stop(self) -> None:
         """Stop the nodes in flight: record each, interrupt its code, let its thread end."""
