@@ -8,11 +8,11 @@ run, and the node is appended to the journal. Variants subclass ``Aide`` and ove
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, cast
 
 from aide_tree.config import AideConfig
-from aide_tree.journal import Journal, Node
+from aide_tree.journal import FORMAT_VERSION, Journal, JournalError, Node
 from aide_tree.operators import operator_messages, review_messages
 from aide_tree.policies import POLICIES, Decision, Policy
 from aide_tree.preview import data_preview
@@ -24,7 +24,7 @@ from aide_tree.tree_html import write_tree
 from scaffolds.messages import ModelResponse, Usage
 from scaffolds.model import LiteLLMModel, make_model
 from scaffolds.protocols import Message, Model, ResumableModel
-from scaffolds.record import write_atomic
+from scaffolds.record import for_node, write_atomic
 from scaffolds.runtime import Run
 from scaffolds.session import ModelSession
 from scaffolds.timefmt import format_duration
@@ -33,11 +33,30 @@ BEST_MODE = 0o666
 """``best_solution.py`` is created as ``open`` creates a file: the umask decides its mode."""
 
 
+@dataclass
+class Lane:
+    """Where a node's code runs: a kernel and the submission path of its working folder."""
+
+    kernel: Any
+    submissions: Submissions
+
+
+@dataclass
+class Tally:
+    """One node's model calls: usage, responses from the main and from the feedback model."""
+
+    usage: Usage = field(default_factory=Usage)
+    main: int = 0
+    feedback: int = 0
+
+
 class Aide:
     """One AIDE search over one run: ``Aide(run).search()`` works until a limit ends it."""
 
     policy: ClassVar[Policy | None] = None
     """A subclass may fix its own (``policy = staticmethod(my_policy)``); else ``--policy``'s."""
+    journal_version: ClassVar[int] = FORMAT_VERSION
+    """The format of a new journal (one node at a time: ids are positions)."""
 
     def __init__(self, run: Run):
         self.run = run
@@ -47,7 +66,15 @@ class Aide:
         self.policy_name = self.config.policy if fixed is None else getattr(fixed, "__name__", "")
         self.feedback = self.feedback_session()
         run.integrity.chosen_by = "best_node"
-        self.journal = Journal.open(run.dir / "journal.jsonl", run.task.is_lower_better)
+        self.journal = Journal.open(
+            run.dir / "journal.jsonl", run.task.is_lower_better, self.journal_version
+        )
+        if self.journal.version != self.journal_version:
+            raise JournalError(
+                f"journal.jsonl has format {self.journal.version}, written with "
+                f"{'several nodes' if self.journal.keyed else 'one node'} at a time: resume "
+                "it with the --parallel-nodes it was started with"
+            )
         self.submissions = Submissions(
             run.workspace.root,
             run.task.submission_relpath,
@@ -55,10 +82,10 @@ class Aide:
             run.dir,
             owner_uid=run.sandbox.uid if run.sandbox.isolated else None,
         )
+        self.lane = Lane(run.kernel, self.submissions)
         self._instructions = ""
         self._preview = ""
-        self._spent = Usage()
-        self._calls = [0, 0]  # this step's responses from the main and the feedback model
+        self._tally = Tally()
         if len(self.journal):
             self.continue_journal()
 
@@ -74,39 +101,59 @@ class Aide:
 
     def step(self) -> Node:
         decision = self.decide(self.journal, self.config, self.run.rng)
-        self._spent, self._calls = Usage(), [0, 0]
-        plan, code = self.propose(decision)
+        node_id = len(self.journal)
+        with for_node(node_id):
+            self._tally = Tally()
+            node = self.make(node_id, decision, self.run.budget.steps + 1)
+        self.record(node)
+        return node
+
+    def make(
+        self,
+        node_id: int,
+        decision: Decision,
+        step: int,
+        messages: list[Message] | None = None,
+        lane: Lane | None = None,
+    ) -> Node:
+        """Write, run and review one node (not yet recorded); ``messages``: the operator's
+        prompt when already built, ``lane``: where to run it (the run's kernel and workspace)."""
+        plan, code = self.propose(decision, messages)
         node = Node(
-            id=len(self.journal),
+            id=node_id,
             parent_id=None if decision.parent is None else decision.parent.id,
             second_parent_id=None if decision.second_parent is None else decision.second_parent.id,
-            step=self.run.budget.steps + 1,
+            step=step,
             operator=decision.operator,
             plan=plan,
             code=code,
         )
-        node = self.judge(self.execute(node)) if code else replace(node, review=render("no_code"))
-        node = replace(
-            node,
-            usage=self._spent.to_dict(),
-            model_calls=self._calls[0],
-            feedback_calls=self._calls[1],
+        if code:
+            node = self.judge(self.execute(node, lane))
+        else:
+            node = replace(node, review=render("no_code"))
+        tally = self.tally()
+        return replace(
+            node, usage=tally.usage.to_dict(), model_calls=tally.main, feedback_calls=tally.feedback
         )
-        self.record(node)
-        return node
 
     # operators
 
-    def propose(self, decision: Decision) -> tuple[str, str]:
-        """The operator's plan and script; one format reminder when the answer has no code."""
-        messages = operator_messages(
+    def operator_prompt(self, decision: Decision, journal: Journal) -> list[Message]:
+        """The operator's messages, from the journal as the decision saw it."""
+        return operator_messages(
             decision,
-            self.journal,
+            journal,
             self.instructions(),
             self.implementation_notes(),
             self.data_preview(),
             self.config.memory_nodes,
         )
+
+    def propose(self, decision: Decision, messages: list[Message] | None = None) -> tuple[str, str]:
+        """The operator's plan and script; one format reminder when the answer has no code."""
+        if messages is None:
+            messages = self.operator_prompt(decision, self.journal)
         response = self.ask(self.run.session, messages, decision.operator)
         plan, code = parse_reply(response.content)
         if not code:
@@ -142,12 +189,13 @@ class Aide:
     def exec_timeout(self) -> float:
         return max(1.0, min(self.config.exec_timeout, self.run.budget.time_left()))
 
-    def execute(self, node: Node) -> Node:
-        """Run the script as a fresh program (clean namespace, warm imports) and check what it
-        left at the submission path."""
-        self.submissions.clear()
-        result = self.run.kernel.run_clean(node.code, self.exec_timeout())
-        check = self.submissions.collect(node.id)
+    def execute(self, node: Node, lane: Lane | None = None) -> Node:
+        """Run the script as a fresh program (clean namespace, warm imports) in ``lane`` (the
+        run's kernel and workspace by default) and check what it left at the submission path."""
+        lane = lane or self.lane
+        lane.submissions.clear()
+        result = lane.kernel.run_clean(node.code, self.exec_timeout())
+        check = lane.submissions.collect(node.id)
         node = replace(
             node,
             output=result.output,
@@ -201,9 +249,17 @@ class Aide:
         self, session: ModelSession, messages: list[Message], purpose: str, **options: Any
     ) -> ModelResponse:
         response = session.call(messages, purpose=purpose, **options)
-        self._spent = self._spent + response.usage
-        self._calls[0 if session is self.run.session else 1] += 1
+        tally = self.tally()
+        tally.usage = tally.usage + response.usage
+        if session is self.run.session:
+            tally.main += 1
+        else:
+            tally.feedback += 1
         return response
+
+    def tally(self) -> Tally:
+        """The model calls of the node being made."""
+        return self._tally
 
     def record(self, node: Node) -> None:
         """Append the node; if it is the new best, keep its submission and code at once."""

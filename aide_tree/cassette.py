@@ -46,3 +46,14 @@ def review_json(is_bug: bool, summary: str, metric: float | int | None) -> dict[
 def write_cassette(path: Path, records: Iterable[dict[str, Any]]) -> Path:
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     return path
+
+
+def keyed(replies: dict[int, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """A keyed cassette's lines: each node's replies (operator, then review) by node id, each
+    line given its ``node`` and ``call`` index, so the replay answers a node the same whichever
+    node asks first (``--parallel-nodes``)."""
+    return [
+        {"node": node, "call": call, **reply}
+        for node, node_replies in sorted(replies.items())
+        for call, reply in enumerate(node_replies)
+    ]

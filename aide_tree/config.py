@@ -81,6 +81,21 @@ class AideConfig(RunConfig):
         default=8, ge=0, description="Earlier working nodes summarised in each prompt"
     )
     preview_chars: int = Field(default=6000, ge=500, description="Size cap of the data preview")
+    parallel_nodes: int = Field(
+        default=1,
+        ge=1,
+        description="Nodes in flight at once, each in its own kernel and folder (1: one at a time)",
+    )
+    node_cpus: int | None = Field(
+        default=None,
+        ge=1,
+        description="CPU threads of each node's kernel (default: the cores split among the nodes)",
+    )
+    node_gpus: int | None = Field(
+        default=None,
+        ge=1,
+        description="GPUs of each node (default: split evenly; shared when fewer than nodes)",
+    )
 
     @field_validator("exec_timeout", mode="before")
     @classmethod

@@ -2,9 +2,13 @@
 
 The file holds a header line (``format_version``, the metric's direction) and then one line per
 node. Version 2 added ``second_parent_id`` (a crossover's other parent); version 1 files load
-and continue as they are, their nodes having no second parent. Nothing is ever rewritten: a killed run loses at most the node it was working on, and a
-step costs one appended line however long the run. Views (children, debug depth, drafts, buggy
-leaves, best node) are derived from the nodes, never stored.
+and continue as they are, their nodes having no second parent. Version 3 (written by a search
+with several nodes in flight, ``aide_tree.parallel``) keys nodes by id, not position: lines come
+in the order nodes complete, each with its ``started_at`` and ``ended_at``. One node at a time
+still writes version 2, where a node's id is its position. Nothing is ever rewritten: a killed
+run loses at most the nodes it was working on, and a step costs one appended line however long
+the run. Views (children, debug depth, drafts, buggy leaves, best node) are derived from the
+nodes, never stored.
 """
 
 from __future__ import annotations
@@ -18,8 +22,13 @@ from aide_tree.metric import Metric
 from scaffolds.record import JsonlLog
 
 FORMAT_VERSION = 2
-READABLE_VERSIONS = (1, 2)
-"""Journal formats this code loads: 1 (before crossover) and 2."""
+"""The format of a search that makes one node at a time: a node's id is its position."""
+KEYED_VERSION = 3
+"""The format of a search with nodes in flight: nodes keyed by id, in completion order."""
+READABLE_VERSIONS = (1, 2, 3)
+"""Journal formats this code loads: 1 (before crossover), 2 and 3."""
+TIMING = ("started_at", "ended_at")
+"""Node fields that depend on when it ran (wall-clock seconds), kept only when set."""
 Operator = Literal["draft", "improve", "debug", "crossover"]
 
 
@@ -32,7 +41,8 @@ class Node:
     """One attempt: the code an operator wrote, what running it did, and its review."""
 
     id: int
-    """Position in the journal, from 0."""
+    """The node's number, from 0, in the order the search decided to make them (in a version 2
+    journal also its position)."""
     parent_id: int | None
     step: int
     """The run's step that made this node, from 1."""
@@ -65,9 +75,17 @@ class Node:
     """Responses taken from the main model (a resumed replay skips this many)."""
     feedback_calls: int = 0
     """Responses taken from a separate feedback model, when there is one."""
+    started_at: float | None = None
+    """When its work began (Unix time; version 3 journals only)."""
+    ended_at: float | None = None
+    """When it completed (Unix time; version 3 journals only)."""
 
     def to_record(self) -> dict[str, Any]:
-        return asdict(self)
+        record = asdict(self)
+        for name in TIMING:
+            if record[name] is None:
+                del record[name]
+        return record
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Node:
@@ -76,24 +94,28 @@ class Node:
 
 
 class Journal:
-    """The nodes in the order they were made, with the tree's views computed from them."""
+    """The nodes in the order they completed, keyed by id, with the tree's views computed from
+    them. ``keyed=False`` (versions 1 and 2) insists that ids are positions."""
 
-    def __init__(self, lower_is_better: bool):
+    def __init__(self, lower_is_better: bool, keyed: bool = False):
         self.lower_is_better = lower_is_better
+        self.keyed = keyed
         self.nodes: list[Node] = []
+        self._by_id: dict[int, Node] = {}
         self._children: dict[int, list[Node]] = {}  # an in-memory index, rebuilt on load
         self._best: Node | None = None
         self._scanned = 0
         self._log: JsonlLog | None = None
 
     @classmethod
-    def open(cls, path: Path, lower_is_better: bool) -> Journal:
-        """The journal at ``path``, created with its header if new, else loaded to continue."""
-        journal = cls(lower_is_better)
+    def open(cls, path: Path, lower_is_better: bool, new_version: int = FORMAT_VERSION) -> Journal:
+        """The journal at ``path``, created with its header (format ``new_version``) if new,
+        else loaded to continue in the format it has."""
         log = JsonlLog(path)
         records = list(log.read())
+        journal = cls(lower_is_better, keyed=new_version == KEYED_VERSION)
         if not records:
-            log.append({"format_version": FORMAT_VERSION, "lower_is_better": lower_is_better})
+            log.append({"format_version": new_version, "lower_is_better": lower_is_better})
         else:
             header, *rest = records
             version = header.get("format_version")
@@ -102,6 +124,7 @@ class Journal:
                 raise JournalError(f"{path}: format_version {version}, expected {expected}")
             if header.get("lower_is_better") != lower_is_better:
                 raise JournalError(f"{path} was written for a metric of the other direction")
+            journal.keyed = version == KEYED_VERSION
             for record in rest:
                 journal.add(Node.from_record(record))
         journal._log = log
@@ -109,9 +132,13 @@ class Journal:
 
     def add(self, node: Node) -> None:
         """Add a node in memory only (``append`` also writes it)."""
-        if node.id != len(self.nodes):
+        if self.keyed:
+            if node.id in self._by_id or node.id < 0:
+                raise JournalError(f"node id {node.id} is already in the journal")
+        elif node.id != len(self.nodes):
             raise JournalError(f"node id {node.id} out of order (expected {len(self.nodes)})")
         self.nodes.append(node)
+        self._by_id[node.id] = node
         if node.parent_id is not None:
             self._children.setdefault(node.parent_id, []).append(node)
 
@@ -128,12 +155,19 @@ class Journal:
         return iter(self.nodes)
 
     def __getitem__(self, node_id: int) -> Node:
-        return self.nodes[node_id]
+        return self._by_id[node_id]
+
+    def __contains__(self, node_id: object) -> bool:
+        return node_id in self._by_id
+
+    @property
+    def version(self) -> int:
+        return KEYED_VERSION if self.keyed else FORMAT_VERSION
 
     # views
 
     def parent(self, node: Node) -> Node | None:
-        return None if node.parent_id is None else self.nodes[node.parent_id]
+        return None if node.parent_id is None else self._by_id[node.parent_id]
 
     def children(self, node: Node) -> list[Node]:
         return list(self._children.get(node.id, ()))
@@ -171,11 +205,16 @@ class Journal:
         return [n for n in self.nodes if n.is_buggy]
 
     def best(self) -> Node | None:
-        """The best non-buggy node (the first one, on ties). Nodes are never changed, so the
-        fold continues from where it last stopped."""
+        """The best non-buggy node (the lowest id, on ties, whatever order they completed in).
+        Nodes are never changed, so the fold continues from where it last stopped."""
         for node in self.nodes[self._scanned :]:
-            metric = self.metric(node)
-            if metric is not None and metric.better(self.metric(self._best)):
+            metric, current = self.metric(node), self._best
+            if metric is None:
+                continue
+            best = self.metric(current)
+            if current is None or best is None:
                 self._best = node
+            elif metric.better(best) or (not best.better(metric) and node.id < current.id):
+                self._best = node  # better, or as good and decided earlier
         self._scanned = len(self.nodes)
         return self._best

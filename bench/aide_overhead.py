@@ -15,7 +15,9 @@ per step, as medians around step 10 and around the last step:
 - ``kernel call``: the clean-namespace run of the trivial script (``PythonKernel.run_clean``);
 - ``harness CPU``: CPU seconds the harness process spent in the step, validator included; unlike
   wall times it does not move when other work shares the machine;
-- peak resident memory of the harness process and of the kernel process.
+- peak resident memory of the harness process and of the kernel process;
+- with ``--kernels N`` (the lanes of ``--parallel-nodes``), the PSS that N more idle kernels
+  add, in all and each (goal: at most 50 MB each; a fresh ipykernel is about 44 MB PSS).
 """
 
 from __future__ import annotations
@@ -89,6 +91,37 @@ def peak_rss_mb(pid: int) -> float:
     return float("nan")
 
 
+def pss_mb() -> float:
+    """The PSS of every process below this one (the kernels), in MB."""
+    import psutil
+
+    total = 0
+    for p in psutil.Process().children(recursive=True):
+        try:
+            total += p.memory_full_info().pss
+        except (psutil.Error, AttributeError):
+            continue
+    return total / 2**20
+
+
+def idle_kernels_pss_mb(run: Run, count: int) -> float:
+    """The PSS that ``count`` more idle kernels in the run's sandbox add (the lanes of
+    ``--parallel-nodes``), each having run one trivial cell."""
+    from tools import PythonKernel
+
+    before = pss_mb()
+    kernels = [PythonKernel(run.sandbox, cwd=run.workspace.root) for _ in range(count)]
+    try:
+        for kernel in kernels:
+            kernel.start()
+            kernel.run_clean("print(1)", 30)
+        time.sleep(1.0)
+        return pss_mb() - before
+    finally:
+        for kernel in kernels:
+            kernel.shutdown()
+
+
 def around(values: list[float], step: int) -> float:
     lo = max(0, step - 1 - WINDOW // 2)
     return statistics.median(values[lo : lo + WINDOW])
@@ -99,6 +132,7 @@ def main() -> int:
     parser.add_argument("--steps", type=int, default=500, help="steps to run (default 500)")
     parser.add_argument("--task", default="demo/tabular-binary")
     parser.add_argument("--policy", default="greedy", help="search policy (default greedy)")
+    parser.add_argument("--kernels", type=int, default=0, help="idle kernels to add and measure")
     args = parser.parse_args()
 
     import psutil
@@ -118,6 +152,7 @@ def main() -> int:
     )
     run = open_run(config, "aide", model=make_model(config.model_settings()))
     kernel_peak: list[float] = []
+    added_pss: list[float] = []
 
     def scaffold(run: Run) -> str:
         try:
@@ -125,6 +160,8 @@ def main() -> int:
         finally:
             kernels = psutil.Process().children(recursive=True)
             kernel_peak.extend(peak_rss_mb(p.pid) for p in kernels if p.is_running())
+            if args.kernels:
+                added_pss.append(idle_kernels_pss_mb(run, args.kernels))
 
     started = time.perf_counter()
     status, grade = execute(run, scaffold)
@@ -159,6 +196,13 @@ def main() -> int:
         f"  peak RSS: harness {harness_peak:.0f} MB, kernel {max(kernel_peak, default=0):.0f} MB, "
         f"together {harness_peak + max(kernel_peak, default=0):.0f} MB"
     )
+    if added_pss:
+        each = added_pss[0] / args.kernels
+        verdict = "met" if each <= 50 else "NOT met"
+        print(
+            f"  {args.kernels} more idle kernels: {added_pss[0]:.0f} MB PSS in all, "
+            f"{each:.1f} MB each (goal <= 50 MB each: {verdict})"
+        )
     print(
         f"  journal: {(root / 'run' / 'journal.jsonl').stat().st_size / 1e6:.2f} MB; "
         f"final submission valid: {grade.get('valid_submission')}"

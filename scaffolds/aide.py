@@ -2,6 +2,7 @@
 
     python -m scaffolds.aide --model o1 --task mlebench/spaceship-titanic --preset mlebench
     python -m scaffolds.aide --resume runs/aide-mlebench-spaceship-titanic-20250101-120000
+    python -m scaffolds.aide --model o1 --task mlebench/spaceship-titanic --parallel-nodes 4
 
 The search itself lives in ``aide_tree``; this module is its command line.
 """
@@ -9,6 +10,7 @@ The search itself lives in ``aide_tree``; this module is its command line.
 from __future__ import annotations
 
 from aide_tree import Aide, AideConfig
+from aide_tree.parallel import ParallelAide
 from scaffolds.entry import main_for
 from scaffolds.protocols import Task
 from scaffolds.runtime import Run, RunSetupError, Scaffold
@@ -23,11 +25,16 @@ EXAMPLE = (
 )
 
 
-def make_scaffold(agent: type[Aide] = Aide) -> Scaffold:
-    """The scaffold callable ``execute`` runs: a fresh ``agent`` over the run, until a limit."""
+def make_scaffold(agent: type[Aide] | None = None) -> Scaffold:
+    """The scaffold callable ``execute`` runs: a fresh ``agent`` over the run, until a limit
+    (by default ``Aide``, or ``ParallelAide`` with ``--parallel-nodes`` above 1)."""
 
     def scaffold(run: Run) -> str:
-        return agent(run).search()
+        chosen = agent
+        if chosen is None:
+            several = getattr(run.config, "parallel_nodes", 1) > 1
+            chosen = ParallelAide if several else Aide
+        return chosen(run).search()
 
     return scaffold
 

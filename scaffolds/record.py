@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
@@ -21,6 +23,24 @@ FORMAT_VERSION = 2
 ``provider_models``; records of version 1 are reported as unverified."""
 SECRET_SUFFIXES = ("_API_KEY", "_TOKEN", "_SECRET")
 REDACTED = "[REDACTED]"
+
+_NODE: ContextVar[int | None] = ContextVar("scaffolds_node", default=None)
+
+
+def current_node() -> int | None:
+    """The search node this thread works for (``for_node``), else None."""
+    return _NODE.get()
+
+
+@contextmanager
+def for_node(node_id: int) -> Iterator[None]:
+    """Within the block, this thread works for node ``node_id``: each event it records says so
+    (``node``), and a keyed replay model answers it by node and call index."""
+    token = _NODE.set(node_id)
+    try:
+        yield
+    finally:
+        _NODE.reset(token)
 
 
 def package_version() -> str:
@@ -139,10 +159,11 @@ class JsonlLog:
         if not path.exists():
             os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
         _drop_torn_tail(path)
+        self._lock = threading.Lock()  # lines from several threads never interleave
 
     def append(self, record: dict[str, Any]) -> None:
         line = dumps(self.redact(json.loads(dumps(record))))
-        with self.path.open("a", encoding="utf-8") as f:
+        with self._lock, self.path.open("a", encoding="utf-8") as f:
             f.write(line + "\n")
             f.flush()
 
@@ -178,7 +199,11 @@ class RunRecord:
             self.summary = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
 
     def event(self, kind: str, **data: Any) -> None:
-        """Append one event: model_call, tool_call, observation, reminder, truncation, error, ..."""
+        """Append one event: model_call, tool_call, observation, reminder, truncation, error, ...
+        An event recorded for a search node (``for_node``) names it as ``node``."""
+        node = _NODE.get()
+        if node is not None and "node" not in data:
+            data["node"] = node
         self.trajectory.append({"t": time.time(), "kind": kind, **data})
 
     def events(self) -> Iterator[dict[str, Any]]:

@@ -6,17 +6,25 @@ A cassette is JSON lines, one assistant message per line in the OpenAI chat shap
      "function": {"name": "python", "arguments": "{\\"code\\": \\"print(1)\\"}"}}], "usage": {...}}
 
 ``usage`` is optional in hand-written cassettes.
+
+A keyed cassette gives each line ``"node"`` and ``"call"``: the search node that asks
+(``scaffolds.record.for_node``) and the index of its call to this model, from 0. Such a file is
+answered by key, not in order, so a node gets the same reply whichever node asks first (AIDE
+with ``--parallel-nodes``); recording a search that names its nodes writes one.
 """
 
 from __future__ import annotations
 
 import json
+import threading
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from scaffolds.messages import CallLimits, ModelError, ModelExhausted, ModelResponse
 from scaffolds.protocols import KnowsContextWindow, Message, Model, ResumableModel
+from scaffolds.record import current_node
 
 
 def load_cassette(path: Path) -> list[dict[str, Any]]:
@@ -39,19 +47,54 @@ def load_cassette(path: Path) -> list[dict[str, Any]]:
     return records
 
 
+def keyed(records: list[dict[str, Any]]) -> dict[tuple[int, int], dict[str, Any]] | None:
+    """A keyed cassette's responses by (node, call index); None for a cassette in order."""
+    if not any("node" in r for r in records):
+        return None
+    by_key = {}
+    for r in records:
+        if not isinstance(r.get("node"), int) or not isinstance(r.get("call"), int):
+            raise ModelError(f"a keyed cassette needs integer node and call on every line: {r}")
+        by_key[(r["node"], r["call"])] = r
+    return by_key
+
+
 class ReplayModel:
-    """Returns a cassette's responses in order, with no network."""
+    """Returns a cassette's responses in order (or, keyed, by node and call), with no network."""
 
     def __init__(self, path: Path, start: int = 0):
         self.path = path
         self.name = f"replay:{path}"
         self._records = load_cassette(path)
+        self._keyed = keyed(self._records)
+        self._served: Counter[int] = Counter()  # keyed: calls answered for each node
+        self._lock = threading.Lock()
         self.position = start
         """Index of the next response."""
 
+    @property
+    def is_keyed(self) -> bool:
+        return self._keyed is not None
+
     def resume_at(self, responses: int) -> None:
-        """``ResumableModel``: a resumed run continues after the responses it already used."""
+        """``ResumableModel``: a resumed run continues after the responses it already used
+        (a keyed cassette needs no skipping: a node's calls are found by key)."""
         self.position = responses
+
+    def _by_key(self) -> dict[str, Any]:
+        assert self._keyed is not None
+        node = current_node()
+        if node is None:
+            raise ModelError(f"{self.path} is keyed by node, but the caller names no node")
+        with self._lock:
+            call = self._served[node]
+            self._served[node] += 1
+        record = self._keyed.get((node, call))
+        if record is None:
+            raise ModelExhausted(
+                f"replay file {self.path} has no response for node {node} call {call}"
+            )
+        return record
 
     def complete(
         self,
@@ -60,6 +103,8 @@ class ReplayModel:
         tool_choice: str | dict[str, Any] | None = None,
         limits: CallLimits | None = None,
     ) -> ModelResponse:
+        if self._keyed is not None:
+            return ModelResponse.from_record(self._by_key())
         if self.position >= len(self._records):
             raise ModelExhausted(
                 f"replay file {self.path} has no response left after {len(self._records)}"
@@ -77,6 +122,8 @@ class RecordingModel:
         self.name = inner.name
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
+        self._made: Counter[int] = Counter()  # calls recorded for each node
+        self._lock = threading.Lock()
 
     def __getattr__(self, item: str) -> Any:
         return getattr(self.inner, item)
@@ -95,8 +142,14 @@ class RecordingModel:
         limits: CallLimits | None = None,
     ) -> ModelResponse:
         response = self.inner.complete(messages, tools, tool_choice, limits=limits)
-        with self.path.open("a", encoding="utf-8") as f:
-            f.write(json.dumps(response.to_record()) + "\n")
+        record = response.to_record()
+        node = current_node()
+        with self._lock:
+            if node is not None:  # keyed: replays the same at any number of parallel nodes
+                record = {"node": node, "call": self._made[node], **record}
+                self._made[node] += 1
+            with self.path.open("a", encoding="utf-8") as f:
+                f.write(json.dumps(record) + "\n")
         return response
 
 

@@ -60,11 +60,13 @@ class ReportConfig(BaseModel):
 
 def csv_rows(summaries: list[ComboSummary]) -> list[dict[str, Any]]:
     kmax = max((len(s.pass_at) for s in summaries), default=0)
+    widths = any(s.parallel_nodes is not None for s in summaries)  # a grid with --parallel-nodes
     out = []
     for s in summaries:
         row: dict[str, Any] = {
             "scaffold": s.scaffold,
             "policy": s.policy or "",
+            **({"parallel_nodes": s.parallel_nodes or ""} if widths else {}),
             "model": s.model,
             "tasks": len(s.tasks),
             "seeds": len(s.seeds),

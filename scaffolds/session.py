@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from typing import Any
 
 from scaffolds.budget import Budget, LimitReached
@@ -68,6 +69,7 @@ class ModelSession:
         self.usage = Usage()
         self.calls = 0
         self._sizes: dict[int, tuple[Message, int]] = {}
+        self._lock = threading.Lock()  # several search nodes may call at once
 
     def _size(self, message: Message) -> int:
         """Token count of a message, counted once per message object."""
@@ -127,10 +129,11 @@ class ModelSession:
                 limit = next_limit(sum(self._size(m) for m in prompt), str(exc))
                 self.limit = limit
                 prompt = self._fit(messages, limit, f"provider refused: {exc}")
-        self.calls += 1
-        self.usage = self.usage + response.usage
-        self.budget.exclude(response.retry_wait_s)
-        self.budget.add_cost(response.usage.cost_usd)
+        with self._lock:
+            self.calls += 1
+            self.usage = self.usage + response.usage
+            self.budget.exclude(response.retry_wait_s)
+            self.budget.add_cost(response.usage.cost_usd)
         extra: dict[str, Any] = {"provider_model": response.provider_model}
         if response.finish_reason == "length":
             extra["cut"] = "max_output_tokens"

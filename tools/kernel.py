@@ -25,6 +25,7 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
@@ -129,9 +130,12 @@ class PythonKernel:
         output_cap: int = 16000,
         interrupt_grace_s: float = 5.0,
         startup_timeout_s: float = 60.0,
+        env: Mapping[str, str] | None = None,
     ):
         self.sandbox = sandbox
         self.cwd = Path(cwd)
+        self.env = dict(env or {})
+        """Set in the kernel's environment over the sandbox's (thread counts, GPUs)."""
         self.output_cap = output_cap
         self.interrupt_grace_s = interrupt_grace_s
         self.startup_timeout_s = startup_timeout_s
@@ -178,7 +182,7 @@ class PythonKernel:
         try:
             km.start_kernel(
                 cwd=str(self.cwd),
-                env=dict(self.sandbox.env),
+                env={**self.sandbox.env, **self.env},
                 stdout=subprocess.DEVNULL,
                 stderr=self._log.writer,
             )
@@ -235,6 +239,11 @@ class PythonKernel:
         self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.shutdown()
+
+    def interrupt(self) -> None:
+        """Interrupt the running cell, if any (from any thread: it only sends a signal)."""
+        if self._km is not None and self._km.has_kernel:
+            self._km.interrupt_kernel()
 
     def is_alive(self) -> bool:
         return self._km is not None and bool(self._km.is_alive())

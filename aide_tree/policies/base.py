@@ -1,9 +1,12 @@
-"""What every search policy shares: the decision it returns, its signature, and the two views
-of the journal the policies read (which buggy nodes AIDE may debug, and each node's value)."""
+"""What every search policy shares: the decision it returns, its signature, and the views of
+the journal the policies read (which buggy nodes AIDE may debug, each node's value, and what
+the nodes in flight are working from)."""
 
 from __future__ import annotations
 
 import random
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -21,10 +24,28 @@ class Decision:
 
 
 class Policy(Protocol):
-    """A search policy: a pure function of the journal and the generator's state, so that
-    replaying it over a journal's nodes brings a resumed run to the same decisions."""
+    """A search policy: a pure function of the journal, the decisions still in flight (made,
+    not yet in the journal; none when one node is made at a time) and the generator's state, so
+    that replaying it over a journal's nodes brings a resumed run to the same decisions. With
+    nothing in flight each draws from ``rng`` exactly as it did before nodes ran in parallel."""
 
-    def __call__(self, journal: Journal, settings: Any, rng: random.Random) -> Decision: ...
+    def __call__(
+        self,
+        journal: Journal,
+        settings: Any,
+        rng: random.Random,
+        in_flight: Sequence[Decision] = (),
+    ) -> Decision: ...
+
+
+def drafting(in_flight: Sequence[Decision]) -> int:
+    """Drafts in flight: they count toward ``num_drafts``."""
+    return sum(d.parent is None for d in in_flight)
+
+
+def busy(in_flight: Sequence[Decision]) -> Counter[int]:
+    """How many steps in flight work from each node (as their first parent)."""
+    return Counter(d.parent.id for d in in_flight if d.parent is not None)
 
 
 def can_debug(journal: Journal, node: Node, max_debug_depth: int) -> bool:

@@ -14,15 +14,21 @@
 - No working node yet, and nothing to fix: draft.
 
 Fitness is a node's metric normalised across the journal (``base.values``: best 1, worst 0).
+
+With several nodes in flight: drafts in flight count toward the first generation, a buggy leaf
+being debugged is not debugged again, and the first parent is drawn from the members no step
+in flight works from (from all members when every one is taken), so N steps at once are not
+all bred from one parent.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Literal, Protocol
 
 from aide_tree.journal import Journal, Node
-from aide_tree.policies.base import Decision, can_debug, values
+from aide_tree.policies.base import Decision, busy, can_debug, drafting, values
 
 FITNESS_FLOOR = 0.05
 """Added to every member's fitness in roulette selection."""
@@ -54,13 +60,23 @@ def select(
     return rng.choices(members, weights=weights)[0]
 
 
-def evolutionary(journal: Journal, settings: EvolutionarySettings, rng: random.Random) -> Decision:
-    """The next step. Deterministic given the journal and the state of ``rng``."""
-    if len(journal.drafts) < settings.num_drafts:
+def evolutionary(
+    journal: Journal,
+    settings: EvolutionarySettings,
+    rng: random.Random,
+    in_flight: Sequence[Decision] = (),
+) -> Decision:
+    """The next step. Deterministic given the journal, the steps in flight and ``rng``'s state."""
+    if len(journal.drafts) + drafting(in_flight) < settings.num_drafts:
         return Decision("draft", None)
 
+    taken = busy(in_flight)
     if rng.random() < settings.debug_prob:
-        buggy = [n for n in journal.buggy_nodes if can_debug(journal, n, settings.max_debug_depth)]
+        buggy = [
+            n
+            for n in journal.buggy_nodes
+            if can_debug(journal, n, settings.max_debug_depth) and n.id not in taken
+        ]
         if buggy:
             return Decision("debug", rng.choice(buggy))
 
@@ -68,7 +84,8 @@ def evolutionary(journal: Journal, settings: EvolutionarySettings, rng: random.R
     members = population(journal, fitness, settings.population_size)
     if not members:
         return Decision("draft", None)
-    first = select(members, fitness, settings, rng)
+    free = [n for n in members if n.id not in taken] or members
+    first = select(free, fitness, settings, rng)
     if len(members) >= 2 and rng.random() < settings.crossover_prob:
         second = select([n for n in members if n is not first], fitness, settings, rng)
         return Decision("crossover", first, second)

@@ -19,16 +19,22 @@ worst 0, buggy 0). The value backed up to a node is the best own value in its su
 (``backup="mean"``: classic UCT's average return, which also counts the bugs a branch made).
 N(node) is the size of its subtree: every node made below it was one walk through it, so visit
 counts, like every view, are derived from the journal, and a resumed run decides the same.
+
+Steps in flight (several nodes at once) take virtual loss: each counts as a visit of value 0
+to its parent and every node above it, and as a child toward its parent's room (drafts toward
+``num_drafts``), so walks made while others are out spread over the tree instead of all
+descending the same path.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from typing import Literal, Protocol
 
 from aide_tree.journal import Journal, Node
-from aide_tree.policies.base import Decision, can_debug, values
+from aide_tree.policies.base import Decision, busy, can_debug, drafting, values
 
 
 class MctsSettings(Protocol):
@@ -39,22 +45,29 @@ class MctsSettings(Protocol):
     backup: Literal["max", "mean"]
 
 
-def has_room(journal: Journal, node: Node, settings: MctsSettings) -> bool:
+def has_room(journal: Journal, node: Node, settings: MctsSettings, pending: int = 0) -> bool:
+    """Room for one more child, ``pending`` children being made already."""
     if node.is_buggy:
-        return can_debug(journal, node, settings.max_debug_depth)
-    return len(journal.children(node)) < settings.max_children
+        return pending == 0 and can_debug(journal, node, settings.max_debug_depth)
+    return len(journal.children(node)) + pending < settings.max_children
 
 
-def mcts(journal: Journal, settings: MctsSettings, rng: random.Random) -> Decision:
-    """The next step. Deterministic given the journal and the state of ``rng``."""
-    if len(journal.drafts) < settings.num_drafts:
+def mcts(
+    journal: Journal,
+    settings: MctsSettings,
+    rng: random.Random,
+    in_flight: Sequence[Decision] = (),
+) -> Decision:
+    """The next step. Deterministic given the journal, the steps in flight and ``rng``'s state."""
+    if len(journal.drafts) + drafting(in_flight) < settings.num_drafts:
         return Decision("draft", None)
 
-    # back up from the leaves (a child's id is always above its parent's): subtree sizes,
-    # best and summed values, and whether any node of the subtree has room for a child
-    own = values(journal)
-    visits, best, total = [1] * len(journal), own[:], own[:]
-    room = [has_room(journal, node, settings) for node in journal]
+    # back up from the leaves (a child's id is always above its parent's): subtree sizes
+    # (with virtual visits for the steps in flight), best and summed values, and whether any
+    # node of the subtree has room for a child
+    own, pending = values(journal), busy(in_flight)
+    visits, best, total = [1 + pending[n.id] for n in journal], own[:], own[:]
+    room = [has_room(journal, node, settings, pending[node.id]) for node in journal]
     for node in reversed(journal.nodes):
         if node.parent_id is not None:
             p = node.parent_id
@@ -67,7 +80,7 @@ def mcts(journal: Journal, settings: MctsSettings, rng: random.Random) -> Decisi
         value = best[child.id] if settings.backup == "max" else total[child.id] / visits[child.id]
         return value + settings.exploration * math.sqrt(math.log(parent_visits) / visits[child.id])
 
-    children, parent_visits = journal.drafts, len(journal) + 1  # the root counts itself
+    children, parent_visits = journal.drafts, len(journal) + len(in_flight) + 1  # and the root
     while True:
         open_children = [c for c in children if room[c.id]]
         if not open_children:  # only at the root: every branch is spent
@@ -75,6 +88,6 @@ def mcts(journal: Journal, settings: MctsSettings, rng: random.Random) -> Decisi
         scores = [uct(c, parent_visits) for c in open_children]
         top = max(scores)
         node = rng.choice([c for c, s in zip(open_children, scores, strict=True) if s == top])
-        if has_room(journal, node, settings):
+        if has_room(journal, node, settings, pending[node.id]):
             return Decision("debug" if node.is_buggy else "improve", node)
         children, parent_visits = journal.children(node), visits[node.id]

@@ -14,7 +14,7 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
-from scaffolds.grid.plan import RunSpec
+from scaffolds.grid.plan import RunKey, RunSpec
 from scaffolds.grid.results import CRASHED
 from scaffolds.grid.runstate import UNFINISHED
 from scaffolds.stats import MeanSem, mean_sem
@@ -64,11 +64,13 @@ class ComboSummary:
     medals_by_task: dict[str, int] = field(default_factory=dict)
     policy: str | None = None
     """AIDE's search policy in a grid run with ``--policies``; None otherwise."""
+    parallel_nodes: int | None = None
+    """AIDE's nodes in flight in a grid run with ``--parallel-nodes``; None otherwise."""
 
     @property
     def arm(self) -> str:
-        """The scaffold, with its policy when it has one: ``aide-mcts``."""
-        return self.scaffold if self.policy is None else f"{self.scaffold}-{self.policy}"
+        """The scaffold, with its policy and nodes in flight when it has them: ``aide-mcts-n4``."""
+        return RunSpec(self.scaffold, "", "", 0, self.policy, self.parallel_nodes).arm
 
     @property
     def tokens_per_run(self) -> float:
@@ -94,8 +96,9 @@ def summarize_combo(
     scaffold: str,
     model: str,
     specs: list[RunSpec],
-    rows: dict[tuple[str, str, str, int, str | None], dict[str, Any]],
+    rows: dict[RunKey, dict[str, Any]],
     policy: str | None = None,
+    parallel_nodes: int | None = None,
 ) -> ComboSummary:
     tasks = list(dict.fromkeys(s.task for s in specs))
     seeds = sorted({s.seed for s in specs})
@@ -138,18 +141,21 @@ def summarize_combo(
         cost_usd_total=float(sum(costs)) if costs else None,
         medals_by_task=medals,
         policy=policy,
+        parallel_nodes=parallel_nodes,
     )
 
 
-def row_key(row: dict[str, Any]) -> tuple[str, str, str, int, str | None]:
-    """``RunSpec.key`` of the run a row reports (no policy in rows written before policies)."""
-    policy = row.get("policy")
+def row_key(row: dict[str, Any]) -> RunKey:
+    """``RunSpec.key`` of the run a row reports (no policy in rows written before policies,
+    no nodes in flight in rows written before those)."""
+    policy, nodes = row.get("policy"), row.get("parallel_nodes")
     return (
         str(row["scaffold"]),
         str(row["model"]),
         str(row["task"]),
         int(row["seed"]),
         None if policy is None else str(policy),
+        None if nodes is None else int(nodes),
     )
 
 
@@ -158,23 +164,28 @@ def summarize(rows: list[dict[str, Any]], plan: list[RunSpec] | None = None) -> 
     results file alone), the plan is every scaffold x model x task x seed the rows mention."""
     by_key = {row_key(r): r for r in rows}
     if not plan:
-        arms = list(dict.fromkeys((k[0], k[4]) for k in by_key))
+        arms = list(dict.fromkeys((k[0], k[4], k[5]) for k in by_key))
         models = list(dict.fromkeys(k[1] for k in by_key))
         tasks = list(dict.fromkeys(k[2] for k in by_key))
         seeds = sorted({k[3] for k in by_key})
-        combos = {(k[0], k[4], k[1]) for k in by_key}
+        combos = {(k[0], k[4], k[5], k[1]) for k in by_key}
         plan = [
-            RunSpec(s, m, t, seed, p)
-            for s, p in arms
+            RunSpec(s, m, t, seed, p, n)
+            for s, p, n in arms
             for m in models
-            if (s, p, m) in combos
+            if (s, p, n, m) in combos
             for t in tasks
             for seed in seeds
         ]
-    groups: dict[tuple[str, str | None, str], list[RunSpec]] = {}
+    groups: dict[tuple[str, str | None, int | None, str], list[RunSpec]] = {}
     for spec in plan:
-        groups.setdefault((spec.scaffold, spec.policy, spec.model), []).append(spec)
-    arm_rank = {a: i for i, a in enumerate(dict.fromkeys((s.scaffold, s.policy) for s in plan))}
+        groups.setdefault((spec.scaffold, spec.policy, spec.parallel_nodes, spec.model), []).append(
+            spec
+        )
+    arm_rank = {
+        a: i
+        for i, a in enumerate(dict.fromkeys((s.scaffold, s.policy, s.parallel_nodes) for s in plan))
+    }
     model_rank = {m: i for i, m in enumerate(dict.fromkeys(spec.model for spec in plan))}
-    order = sorted(groups, key=lambda spm: (arm_rank[spm[:2]], model_rank[spm[2]]))
-    return [summarize_combo(s, m, groups[(s, p, m)], by_key, p) for s, p, m in order]
+    order = sorted(groups, key=lambda spnm: (arm_rank[spnm[:3]], model_rank[spnm[3]]))
+    return [summarize_combo(s, m, groups[(s, p, n, m)], by_key, p, n) for s, p, n, m in order]

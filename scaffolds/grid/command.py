@@ -77,6 +77,8 @@ def scaffold_argv(
         argv += ["--seed", str(spec.seed)]
         if spec.policy is not None:  # a resumed run keeps the policy it saved
             argv += ["--policy", spec.policy]
+        if spec.parallel_nodes is not None:  # and its nodes in flight
+            argv += ["--parallel-nodes", str(spec.parallel_nodes)]
         if agent_user is not None:
             argv += ["--agent-user", agent_user]
     if config.time_limit is not None:

@@ -47,6 +47,13 @@ class GridConfig(BaseModel):
             "AIDE run once per policy; other scaffolds take no policy"
         ),
     )
+    parallel_nodes: list[int] | None = Field(
+        None,
+        description=(
+            "Comma-separated AIDE nodes in flight to compare (e.g. 1,4): each AIDE run once per "
+            "value (and per policy); other scaffolds take none"
+        ),
+    )
     tasks: list[str] | None = Field(
         None, description="Comma-separated task references (e.g. demo/tabular-binary); or --split"
     )
@@ -122,7 +129,7 @@ class GridConfig(BaseModel):
         "gpt-4o-mini' (needs --monitor)",
     )
 
-    @field_validator("scaffolds", "models", "tasks", "policies", mode="before")
+    @field_validator("scaffolds", "models", "tasks", "policies", "parallel_nodes", mode="before")
     @classmethod
     def _commas(cls, value: Any) -> Any:
         return _split_commas(value)
@@ -146,6 +153,13 @@ class GridConfig(BaseModel):
         for name in value or ():
             if name not in AIDE_POLICIES:
                 raise ValueError(f"unknown policy {name!r} (known: {', '.join(AIDE_POLICIES)})")
+        return None if value is None else list(dict.fromkeys(value))
+
+    @field_validator("parallel_nodes")
+    @classmethod
+    def _positive_nodes(cls, value: list[int] | None) -> list[int] | None:
+        if value is not None and any(n < 1 for n in value):
+            raise ValueError("--parallel-nodes takes whole numbers of at least 1")
         return None if value is None else list(dict.fromkeys(value))
 
     @field_validator("models")
@@ -191,6 +205,10 @@ class GridConfig(BaseModel):
             raise ValueError("--tasks is empty")
         if self.policies is not None and (not self.policies or "aide" not in self.scaffolds):
             raise ValueError("--policies needs at least one policy and the aide scaffold")
+        if self.parallel_nodes is not None and (
+            not self.parallel_nodes or "aide" not in self.scaffolds
+        ):
+            raise ValueError("--parallel-nodes needs at least one value and the aide scaffold")
         if self.backend == "local" and (self.ray_address or self.ray_cpus):
             raise ValueError("--ray-address and --ray-cpus need --backend ray")
         if self.backend == "local" and (self.memory_per_run or self.node_label):

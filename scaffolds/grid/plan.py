@@ -29,6 +29,10 @@ def safe_part(text: str) -> str:
     return f"{slug}-{digest}" if slug else digest
 
 
+RunKey = tuple[str, str, str, int, str | None, int | None]
+"""(scaffold, model, task, seed, policy, nodes in flight): one run of a grid."""
+
+
 @dataclass(frozen=True)
 class RunSpec:
     """One run of the grid. ``model`` is the grid's label (placeholders unfilled)."""
@@ -39,11 +43,15 @@ class RunSpec:
     seed: int
     policy: str | None = None
     """AIDE's search policy when the grid compares policies (``--policies``); else None."""
+    parallel_nodes: int | None = None
+    """AIDE's nodes in flight when the grid compares them (``--parallel-nodes``); else None."""
 
     @property
     def arm(self) -> str:
-        """The scaffold, with its policy when it has one: ``aide-mcts``."""
-        return self.scaffold if self.policy is None else f"{self.scaffold}-{self.policy}"
+        """The scaffold, with its policy and nodes in flight when it has them: ``aide-mcts``,
+        ``aide-mcts-n4``."""
+        arm = self.scaffold if self.policy is None else f"{self.scaffold}-{self.policy}"
+        return arm if self.parallel_nodes is None else f"{arm}-n{self.parallel_nodes}"
 
     @property
     def name(self) -> str:
@@ -58,21 +66,22 @@ class RunSpec:
         return re.sub(r"\{(scaffold|task|seed)\}", lambda m: values[m.group(1)], self.model)
 
     @property
-    def key(self) -> tuple[str, str, str, int, str | None]:
-        return (self.scaffold, self.model, self.task, self.seed, self.policy)
+    def key(self) -> RunKey:
+        return (self.scaffold, self.model, self.task, self.seed, self.policy, self.parallel_nodes)
 
     def to_dict(self) -> dict[str, Any]:
         return {**asdict(self), "name": self.name}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> RunSpec:
-        policy = d.get("policy")
+        policy, nodes = d.get("policy"), d.get("parallel_nodes")
         return cls(
             str(d["scaffold"]),
             str(d["model"]),
             str(d["task"]),
             int(d["seed"]),
             None if policy is None else str(policy),
+            None if nodes is None else int(nodes),
         )
 
 
@@ -85,24 +94,28 @@ def grid_tasks(config: GridConfig) -> list[str]:
     return list_tasks(benchmark=config.benchmark, split=config.split)
 
 
-def arms(config: GridConfig) -> list[tuple[str, str | None]]:
-    """(scaffold, policy) pairs: AIDE once per ``--policies`` entry; other scaffolds (and AIDE
-    without ``--policies``) with policy None, which the plan records as ``"policy": null``."""
+def arms(config: GridConfig) -> list[tuple[str, str | None, int | None]]:
+    """(scaffold, policy, nodes in flight): AIDE once per ``--policies`` entry and per
+    ``--parallel-nodes`` entry; other scaffolds (and AIDE without them) with None, which the
+    plan records as ``null``."""
+    aide_policies: list[str | None] = [*config.policies] if config.policies else [None]
+    aide_nodes: list[int | None] = [*config.parallel_nodes] if config.parallel_nodes else [None]
     return [
-        (scaffold, policy)
+        (scaffold, policy, nodes)
         for scaffold in config.scaffolds
-        for policy in (config.policies if scaffold == "aide" and config.policies else [None])
+        for policy in (aide_policies if scaffold == "aide" else [None])
+        for nodes in (aide_nodes if scaffold == "aide" else [None])
     ]
 
 
 def plan_runs(config: GridConfig, tasks: list[str]) -> list[RunSpec]:
     """Every run, seed-major so that a partial grid already covers every cell once."""
     return [
-        RunSpec(scaffold, model, task, seed, policy)
+        RunSpec(scaffold, model, task, seed, policy, nodes)
         for seed in range(config.seeds)
         for task in tasks
         for model in config.models
-        for scaffold, policy in arms(config)
+        for scaffold, policy, nodes in arms(config)
     ]
 
 

@@ -84,6 +84,7 @@ def build_row(
         "task": spec.task,
         "seed": spec.seed,
         "policy": spec.policy,
+        "parallel_nodes": spec.parallel_nodes,
         "status": CRASHED if error is not None else status or summary.get("status"),
         "run_status": summary.get("status"),
         "made_submission": bool(grade.get("submission_exists")),

@@ -88,6 +88,8 @@ def run_row(name: str, run_dir: Path, result: dict[str, Any], index_dir: Path) -
     scaffold = summary.get("scaffold", result.get("scaffold"))
     if result.get("policy"):  # a grid comparing AIDE's search policies
         scaffold = f"{scaffold}-{result['policy']}"
+    if result.get("parallel_nodes"):  # ... or its nodes in flight
+        scaffold = f"{scaffold}-n{result['parallel_nodes']}"
     return {
         "run": name,
         "scaffold": scaffold,

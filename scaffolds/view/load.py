@@ -68,14 +68,15 @@ def read_tree(run_dir: Path, task: str) -> dict[str, Any] | None:
     path = run_dir / JOURNAL_FILE
     if not path.is_file():
         return None
-    from aide_tree.journal import Journal, Node
+    from aide_tree.journal import KEYED_VERSION, Journal, Node
     from aide_tree.tree_html import tree_data
 
     lines, _ = read_events(path)  # read-only: Journal.open would repair a torn tail
     if not lines:
         return None
     header, *nodes = (event for _, event in lines)
-    journal = Journal(bool(header.get("lower_is_better")))
+    keyed = header.get("format_version") == KEYED_VERSION  # several nodes in flight
+    journal = Journal(bool(header.get("lower_is_better")), keyed=keyed)
     for record in nodes:
         journal.add(Node.from_record(record))
     return tree_data(journal, task)
