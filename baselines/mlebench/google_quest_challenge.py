@@ -47,8 +47,8 @@ HOLDOUT = 0.1  # share of train held out to choose between the models
 TRANSFORMER_ON_CPU = False  # a full fine-tune does not fit a CPU budget: TF-IDF alone there
 SMOKE_ROWS = 300  # --smoke: train on this many pairs ...
 SMOKE_MAX_LENGTH = 16  # ... cut to this many tokens ...
-SMOKE_STEPS = 10  # ... for this many transformer steps (it runs on a CPU too) ...
-SMOKE_BATCH = 8  # ... of this many pairs ...
+SMOKE_STEPS = 2  # ... for this many transformer steps (it runs on a CPU too) ...
+SMOKE_BATCH = 4  # ... of this many pairs ...
 SMOKE_LR = 5e-4  # ... at a higher rate: random weights (--pretrained none) start slowly
 TIME_BUDGET_S = 20 * 60.0  # the whole script, data to file
 THREADS = CORES  # TF-IDF fitting and CPU training
@@ -125,7 +125,9 @@ def main(
             lr=SMOKE_LR if smoke else LR, budget=budget, max_steps=SMOKE_STEPS if smoke else None,
             predict_rows=len(val_rows) + len(test_rows), reserve_s=RESERVE_S, seed=SEED)  # fmt: skip
         rows = np.concatenate([val_rows, test_rows])
-        prob = sigmoid(predict_logits(net, {k: v[rows] for k, v in tokens.items()}, where, batch))
+        prob = sigmoid(
+            predict_logits(net, {k: v[rows] for k, v in tokens.items()}, where, BATCH_SIZE)
+        )
         candidates["transformer"] = (prob[: len(val_rows)], prob[len(val_rows) :])
         candidates["mean"] = (
             (val_pred + prob[: len(val_rows)]) / 2,

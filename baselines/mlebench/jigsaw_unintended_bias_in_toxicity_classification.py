@@ -56,8 +56,8 @@ HOLDOUT = 0.2  # share of train held out to tune the cut and choose between the 
 TRANSFORMER_ON_CPU = False  # a full fine-tune does not fit a CPU budget: TF-IDF alone there
 SMOKE_ROWS = 600  # --smoke: read this many training comments ...
 SMOKE_MAX_LENGTH = 16  # ... cut to this many tokens ...
-SMOKE_STEPS = 10  # ... for this many transformer steps (it runs on a CPU too) ...
-SMOKE_BATCH = 8  # ... of this many comments ...
+SMOKE_STEPS = 2  # ... for this many transformer steps (it runs on a CPU too) ...
+SMOKE_BATCH = 4  # ... of this many comments ...
 SMOKE_LR = 5e-4  # ... at a higher rate: random weights (--pretrained none) start slowly
 TIME_BUDGET_S = 30 * 60.0  # the whole script, data to file
 THREADS = CORES  # TF-IDF fitting and CPU training
@@ -165,7 +165,7 @@ def main(
             predict_rows=len(val_rows) + len(test_rows), reserve_s=RESERVE_S, seed=SEED)  # fmt: skip
         rows = np.concatenate([val_rows, test_rows])
         prob = sigmoid(
-            predict_logits(net, {k: v[rows] for k, v in tokens.items()}, where, batch)[:, 0]
+            predict_logits(net, {k: v[rows] for k, v in tokens.items()}, where, BATCH_SIZE)[:, 0]
         )
         candidates["transformer"] = (prob[: len(val_rows)], prob[len(val_rows) :])
         candidates["mean"] = (

@@ -49,8 +49,8 @@ CUT_GRID = np.linspace(-0.5, 0.5, 21)  # moves tried for each cut-point, in scor
 TRANSFORMER_ON_CPU = False  # a full fine-tune does not fit a CPU budget: TF-IDF alone there
 SMOKE_ROWS = 300  # --smoke: train on this many essays ...
 SMOKE_MAX_LENGTH = 16  # ... cut to this many tokens ...
-SMOKE_STEPS = 10  # ... for this many transformer steps (it runs on a CPU too) ...
-SMOKE_BATCH = 8  # ... of this many essays ...
+SMOKE_STEPS = 2  # ... for this many transformer steps (it runs on a CPU too) ...
+SMOKE_BATCH = 4  # ... of this many essays ...
 SMOKE_LR = 5e-4  # ... at a higher rate: random weights (--pretrained none) start slowly
 TIME_BUDGET_S = 30 * 60.0  # the whole script, data to file
 THREADS = CORES  # TF-IDF fitting and CPU training
@@ -145,7 +145,7 @@ def main(
             lr=SMOKE_LR if smoke else LR, budget=budget, max_steps=SMOKE_STEPS if smoke else None,
             predict_rows=len(val_rows) + len(test_rows), reserve_s=RESERVE_S, seed=SEED)  # fmt: skip
         rows = np.concatenate([val_rows, test_rows])
-        out = predict_logits(net, {k: v[rows] for k, v in tokens.items()}, where, batch)
+        out = predict_logits(net, {k: v[rows] for k, v in tokens.items()}, where, BATCH_SIZE)
         pred = out[:, 0] * spread + mean
         candidates["transformer"] = (pred[: len(val_rows)], pred[len(val_rows) :])
         candidates["mean"] = (

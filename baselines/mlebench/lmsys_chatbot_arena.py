@@ -54,8 +54,8 @@ HOLDOUT = 0.1  # share of train held out to choose C and between the models
 TRANSFORMER_ON_CPU = False  # a full fine-tune does not fit a CPU budget: TF-IDF alone there
 SMOKE_ROWS = 400  # --smoke: train on this many comparisons ...
 SMOKE_MAX_LENGTH = 16  # ... cut to this many tokens ...
-SMOKE_STEPS = 10  # ... for this many transformer steps (it runs on a CPU too) ...
-SMOKE_BATCH = 8  # ... of this many comparisons ...
+SMOKE_STEPS = 2  # ... for this many transformer steps (it runs on a CPU too) ...
+SMOKE_BATCH = 4  # ... of this many comparisons ...
 SMOKE_LR = 5e-4  # ... at a higher rate: random weights (--pretrained none) start slowly
 TIME_BUDGET_S = 30 * 60.0  # the whole script, data to file
 THREADS = CORES  # TF-IDF fitting and CPU training
@@ -151,7 +151,7 @@ def main(
             lr=SMOKE_LR if smoke else LR, budget=budget, max_steps=SMOKE_STEPS if smoke else None,
             predict_rows=len(val_rows) + len(test_rows), reserve_s=RESERVE_S, seed=SEED)  # fmt: skip
         rows = np.concatenate([val_rows, test_rows])
-        logits = predict_logits(net, {k: v[rows] for k, v in tokens.items()}, where, batch)
+        logits = predict_logits(net, {k: v[rows] for k, v in tokens.items()}, where, BATCH_SIZE)
         temperature = fit_temperature(logits[: len(val_rows)], y[val_rows], multiclass=True)
         prob = softmax(logits, temperature)
         candidates["transformer"] = (prob[: len(val_rows)], prob[len(val_rows) :])
