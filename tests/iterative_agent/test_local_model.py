@@ -33,8 +33,9 @@ def test_local_model_runs_ten_steps_and_the_run_ends_cleanly(
 
 def test_a_run_of_the_local_model_ends_at_its_time_limit(local_model, run_agent, events) -> None:
     """Slow: a whole run under a 60 s limit, as the limits issue asks: replies uncapped (the
-    135M model writes until its window is full, far longer than the time left), so the run
-    ends because the harness cuts a call at the limit, within the stated grace.
+    135M model often writes until its window is full, longer than the time left). Whether the
+    limit falls during a call (the harness cuts it) or between calls, the run ends at its
+    limit, within the stated grace.
 
     The time limit counts the agent's time; the run's wall clock starts once litellm is
     loaded, so both are read from run.json."""
@@ -48,5 +49,4 @@ def test_a_run_of_the_local_model_ends_at_its_time_limit(local_model, run_agent,
     summary = run.record.summary
     assert summary["agent_time_s"] <= 60 + MODEL_GRACE_S + 5, summary["agent_time_s"]
     assert summary["wall_time_s"] <= 60 + MODEL_GRACE_S + 5, summary["wall_time_s"]
-    [cut] = events(run, "model_call_cut")
-    assert cut["limit"] == "time_limit", cut
+    assert all(cut["limit"] == "time_limit" for cut in events(run, "model_call_cut"))

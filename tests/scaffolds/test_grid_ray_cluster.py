@@ -359,9 +359,10 @@ def killed_grid(root: Path, cluster: Cluster, ray_grid: tuple[Path, str]) -> dic
         while victim_run is None and time.monotonic() < deadline and process.poll() is None:
             time.sleep(0.1)
             for run_dir in (grid / "runs").glob("*") if (grid / "runs").is_dir() else []:
-                with contextlib.suppress(OSError, ValueError):
+                # a record streamed back before its first step has no "steps" yet
+                with contextlib.suppress(OSError, ValueError, KeyError):
                     record = json.loads((run_dir / "run.json").read_text())
-                    if record["placement"]["node"] == VICTIM and record["steps"] >= 1:
+                    if record["placement"]["node"] == VICTIM and record.get("steps", 0) >= 1:
                         victim_run = (run_dir.name, record)
         assert victim_run is not None, "no run on the victim node reached a checkpoint in time"
         cluster.workers[VICTIM].kill()

@@ -1,7 +1,7 @@
 """Every baseline beyond MLE-bench Lite keeps its time budget: run at smoke size with a budget
-already spent when training starts, a network baseline trains one step (the one that times a
-step), says the budget stopped it, and still predicts and writes its submission; the others
-(n-gram counts, linear models, smoothing) write theirs in time.
+of one second (spent before training starts by most: reading, imports and the model), a network
+baseline says the budget stopped or shortened its training, and still predicts and writes its
+submission; the others (n-gram counts, linear models, smoothing) write theirs in time.
 
 On a CPU this is what can be checked: a full-size run's single step (ConvNeXt at 448 px, a
 batch of 32) takes minutes here, so no CPU run of the full settings fits a short budget. The
@@ -27,16 +27,20 @@ BEYOND_LITE = [task.removeprefix("mlebench/") for task in BASELINES if task not 
                and task.startswith("mlebench/")]  # fmt: skip
 
 BUDGET_S = 1.0
-"""Spent before training starts: reading the fixture and building the model take longer."""
+"""Spent before training starts where reading the fixture and building the model take longer;
+the small networks trained from scratch read theirs in well under it and train part of it."""
 MARGIN_S = 45.0
 """What reading, the model, one step and the prediction of a smoke run may take on a busy
 machine (the parallel phase: two workers on two cores). A script that ignored its budget would
 run its smoke steps in full and print no budget line."""
-STOPPED = re.compile(r"time budget reached at (step|round) 1\b|time budget: 1 of \d")
+STOPPED = re.compile(
+    r"time budget reached at (step|round) [\d,]+|time budget: [\d,]+ of [\d,]+ planned"
+)
+"""``torchkit.fit``'s lines when the deadline stops training, or shortens its plan."""
 
 
 @pytest.mark.parametrize("cid", BEYOND_LITE)
-def test_a_spent_budget_stops_training_and_the_file_is_written(
+def test_a_short_budget_stops_training_and_the_file_is_written(
     cid: str, mlebench_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     public = mlebench_data / cid / "prepared" / "public"
