@@ -171,6 +171,25 @@ def forward_windows(
     return forward
 
 
+def span_training_loss(
+    model: torch.nn.Module, tokens: dict[str, np.ndarray], device: torch.device
+) -> Any:
+    """``loss_of(rows)`` for ``torchkit.fit``: the span loss of those training windows against
+    their ``start`` and ``end`` targets."""
+    from baselines.torchkit import autocast
+
+    forward = forward_windows(model, tokens, device)
+    start = torch.from_numpy(tokens["start"]).to(device)
+    end = torch.from_numpy(tokens["end"]).to(device)
+
+    def loss_of(rows: np.ndarray) -> torch.Tensor:
+        with autocast(device):
+            start_logits, end_logits = forward(rows)
+        return span_loss(start_logits, end_logits, start[rows], end[rows])
+
+    return loss_of
+
+
 def predict_windows(
     model: torch.nn.Module, tokens: dict[str, np.ndarray], device: torch.device, batch_size: int
 ) -> tuple[np.ndarray, np.ndarray]:

@@ -25,19 +25,17 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import torch
 
 from baselines.kit import CORES, Budget, metric_line, standalone, write_submission
 from baselines.spans import (
     best_spans,
     encode_windows,
-    forward_windows,
     predict_windows,
     question_answerer,
-    span_loss,
+    span_training_loss,
 )
 from baselines.text import describe
-from baselines.torchkit import autocast, fit, pick_device, setup
+from baselines.torchkit import fit, pick_device, setup
 
 METRIC = "jaccard"
 SEED = 0  # hold-out split, head weights, batches
@@ -168,15 +166,7 @@ def main(
             )  # fmt: skip
 
         fit_tokens, val_tokens, test_tokens = windows(fit_part, True), windows(val_part, False), windows(test, False)  # fmt: skip
-        forward = forward_windows(net, fit_tokens, where)
-        start = torch.from_numpy(fit_tokens["start"]).to(where)
-        end = torch.from_numpy(fit_tokens["end"]).to(where)
-
-        def loss_of(rows: np.ndarray) -> torch.Tensor:
-            with autocast(where):
-                start_logits, end_logits = forward(rows)
-            return span_loss(start_logits, end_logits, start[rows], end[rows])
-
+        loss_of = span_training_loss(net, fit_tokens, where)
         batch = SMOKE_BATCH if smoke else BATCH_SIZE
         fit(net, len(fit_tokens["sample"]), loss_of, epochs=EPOCHS, batch_size=batch,
             lr=SMOKE_LR if smoke else LR, budget=budget, max_steps=SMOKE_STEPS if smoke else None,
