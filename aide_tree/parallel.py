@@ -19,6 +19,7 @@ the schedule over the journal: completed nodes are kept, the ones that were in f
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import threading
@@ -243,8 +244,9 @@ class ParallelAide(Aide):
                 continue
             uid = run.sandbox.uid if run.sandbox.isolated else None
             submissions = Submissions(
-                folder, run.task.submission_relpath, run.validator("harness"), run.dir, uid
-            )
+                run.workspace.root, run.task.submission_relpath, run.validator("harness"),
+                run.dir, uid, inside=(LANES_DIR, str(i)),
+            )  # fmt: skip
             lanes.append(Lane(kernel, submissions))
         return lanes
 
@@ -259,8 +261,18 @@ class ParallelAide(Aide):
         else:
             for part in parts:
                 (root / part).mkdir(parents=True, exist_ok=True)
-        if not os.path.lexists(folder / "data"):
-            os.symlink("../../data", folder / "data")
+        # the link is made from descriptors: a lane folder the agent swapped for a link (before
+        # a resume) never leads root to write elsewhere
+        fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            for part in (LANES_DIR, str(i)):
+                sub = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+                os.close(fd)
+                fd = sub
+            with contextlib.suppress(FileExistsError):
+                os.symlink("../../data", "data", dir_fd=fd)
+        finally:
+            os.close(fd)
         return folder
 
     def close(self) -> None:

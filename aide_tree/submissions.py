@@ -44,8 +44,12 @@ class Submissions:
         validate: Callable[[Path], tuple[bool, str]],
         run_dir: Path,
         owner_uid: int | None,
+        inside: tuple[str, ...] = (),
     ):
         self.workspace_root = workspace_root
+        self.inside = inside
+        """Folders between the workspace root and ``relpath`` (a parallel node's own folder),
+        walked like the submission's own folders, never through a link."""
         self.parts = PurePosixPath(relpath).parts
         self.relpath = relpath
         self.validate = validate
@@ -63,11 +67,11 @@ class Submissions:
         """An fd of the submission's folder, reached without following any link."""
         fd = os.open(self.workspace_root, os.O_RDONLY | os.O_DIRECTORY)
         try:
-            for part in self.parts[:-1]:
+            for k, part in enumerate(self.inside + self.parts[:-1]):
                 try:
                     sub = os.open(part, _DIR, dir_fd=fd)
                 except OSError:
-                    if not create:
+                    if not create or k < len(self.inside):
                         raise
                     _remove(part, fd)
                     os.mkdir(part, 0o755, dir_fd=fd)

@@ -11,6 +11,7 @@ import shutil
 import subprocess
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -220,3 +221,32 @@ def test_tree_html_draws_a_timeline_of_the_nodes_in_flight(tmp_path: Path) -> No
         (True, 17, 50),
         (False, 42, 58),
     ]
+
+
+def test_a_node_folder_swapped_for_a_link_is_never_followed(tmp_path: Path) -> None:
+    """The agent can rename ``nodes/`` and plant ``nodes/1`` as a link: the harness (root)
+    then reads no submission through it, and makes no ``data`` link inside its target."""
+    from aide_tree.parallel import ParallelAide
+    from aide_tree.submissions import Submissions
+
+    workspace, elsewhere, run_dir = tmp_path / "ws", tmp_path / "elsewhere", tmp_path / "run"
+    (elsewhere / "submission").mkdir(parents=True)
+    (elsewhere / "submission" / "submission.csv").write_text("id,y\n1,0\n")
+    (workspace / "nodes").mkdir(parents=True)
+    (workspace / "nodes" / "1").symlink_to(elsewhere)
+    run_dir.mkdir()
+    lane = Submissions(workspace, "submission/submission.csv", lambda _: (True, "ok"), run_dir,
+                       None, inside=("nodes", "1"))  # fmt: skip
+    assert not lane.collect(0).valid
+
+    search = ParallelAide.__new__(ParallelAide)  # lane_folder reads only these of the run
+    search.run = SimpleNamespace(  # type: ignore[assignment]
+        workspace=SimpleNamespace(root=workspace), sandbox=SimpleNamespace(isolated=False)
+    )
+    with pytest.raises(OSError):
+        search.lane_folder(1)
+    assert not (elsewhere / "data").exists() and not (elsewhere / "data").is_symlink()
+
+    (workspace / "nodes" / "1").unlink()
+    shutil.copytree(elsewhere, workspace / "nodes" / "1")
+    assert lane.collect(1).valid  # the same folder, not a link, is taken
