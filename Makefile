@@ -74,8 +74,10 @@ local-model-check: install
 # 15 slowest tests and the wall time (tests/durations.py). pytest exits 5 when it collected no
 # tests: that is a failure here, never a pass; so is a test over 60 s that does not say why.
 # PYTEST_ARGS go to both phases: `make test PYTEST_ARGS=--random-order` runs each in random order.
+# REPORTS=<folder> keeps both phases' JUnit files there (every test's time, not only the 15).
 JOBS ?= $(shell nproc)
 PYTEST_ARGS ?=
+REPORTS ?=
 PYTEST := $(PY) -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)
 test: local-model-check
 	@share=$$(mktemp -d /tmp/scaffolds-test-XXXXXX) && export SCAFFOLDS_TEST_SHARE=$$share; \
@@ -86,6 +88,7 @@ test: local-model-check
 	end=$$(date +%s); \
 	$(PY) -m tests.durations "parallel phase=$$((middle - start)):$$share/parallel.xml" \
 	  "serial phase=$$((end - middle)):$$share/serial.xml"; \
+	if [ -n "$(REPORTS)" ]; then mkdir -p $(REPORTS) && cp $$share/*.xml $(REPORTS)/; fi; \
 	rm -rf $$share; \
 	for status in $$parallel $$serial; do \
 	  if [ $$status -eq 5 ]; then echo "make test: pytest collected no tests" >&2; exit 1; fi; \

@@ -88,7 +88,10 @@ print("completion:", out["choices"][0]["text"].strip())
 def test_the_installed_build_answers_on_an_emulated_cpu_without_avx512() -> None:
     """QEMU's Haswell model has AVX2, FMA and F16C but no AVX-512 or AMX: the CPU the issue's
     native build died on (SIGILL) is the other way round. A native build on an AVX-512 host
-    dies here with signal 4; the portable one must answer."""
+    dies here with signal 4; the portable one must answer.
+
+    Slow: the interpreter, llama.cpp and the model's load all run under QEMU's emulation (20 to
+    70 s, by the machine and its load)."""
     qemu = shutil.which("qemu-x86_64")
     require(qemu is not None, "qemu-x86_64 (Debian's qemu-user) is not installed")
     out = subprocess.run(
