@@ -533,3 +533,11 @@ def test_grading_benchmark_row_for_facebook_runs(tmp_path: Path) -> None:
     assert row["competition"] == FACEBOOK and row["rows"] == round(603_420 * 0.002)
     assert 0 < row["score"] < 1 and row["answers_in_memory_mib"] > 0
     assert 50 < row["cli_peak_rss_mib_max"] < 2_000  # the child's own peak, not the parent's
+    # the imports alone are a floor under the grade's peak, measured in a process of their own
+    assert 50 < row["imports_peak_rss_mib"] <= row["cli_peak_rss_mib_max"]
+    # the figures are rounded to 0.1 MiB, and the answers at this scale are a fraction of one
+    growth = row["cli_peak_rss_mib_max"] - row["imports_peak_rss_mib"]
+    assert row["growth_over_answers"] == pytest.approx(
+        growth / row["answers_in_memory_mib"], rel=0.5
+    )
+    assert row["growth_over_answers"] < row["peak_rss_over_answers"]
