@@ -148,8 +148,10 @@ def unescaped(quote: str) -> str | None:
 def event_texts(item: dict[str, Any], tree: dict[str, Any] | None) -> list[str]:
     """The texts the page shows for an event (an AIDE execution also shows its node's output)."""
     texts = [b["text"] for b in item["blocks"]] + [item["title"], *item["facts"]]
-    if item["kind"] == "execution" and tree and 0 <= (item.get("node") or 0) < len(tree["nodes"]):
-        node = tree["nodes"][item["node"]]
+    # by id: with nodes in flight the journal lists them in completion order
+    nodes = {node["id"]: node for node in tree["nodes"]} if tree else {}
+    node = nodes.get(item.get("node")) if item["kind"] == "execution" else None
+    if node is not None:
         texts += [node.get("output") or "", node.get("validation") or ""]
     return texts
 

@@ -240,6 +240,38 @@ def test_aide_page_draws_the_tree_beside_each_nodes_transcript(
     assert_offline(tab, page)
 
 
+def test_nodes_in_flight_are_found_by_id_and_drawn_on_a_timeline(
+    runs: dict[str, Path], browser: Browser, tmp_path: Path
+) -> None:
+    """With nodes in flight (journal version 3) the journal lists the nodes in the order they
+    completed: here 1, 2, 0, so no node's id is its position."""
+    run_dir = tmp_path / "aide-in-flight"
+    shutil.copytree(runs["aide"], run_dir)
+    journal = run_dir / "journal.jsonl"
+    header, *nodes = [json.loads(line) for line in journal.open()]
+    times = {0: (0.0, 4.0), 1: (1.0, 2.0), 2: (0.5, 3.0)}
+    for node in nodes:
+        node["started_at"], node["ended_at"] = (100 + t for t in times[node["id"]])
+    nodes.sort(key=lambda n: n["ended_at"])
+    lines = [{**header, "format_version": 3}, *nodes]
+    journal.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    tab = opened(browser, write_run_page(run_dir))
+    assert "best: #0 (0.5)" in tab.eval("document.getElementById('tree').innerText")
+    buttons = "[...document.querySelectorAll('#tree .tnode')].map(b => b.dataset.nodeId)"
+    assert tab.eval(buttons) == ["0", "1", "2"]  # the tree in id order, as it grew
+    tab.eval("document.querySelector('.tl-row[data-node-id=\"1\"]').click()")
+    card = tab.eval("document.getElementById('card-1').innerText")
+    assert "#1 draft · buggy" in card and "ZeroDivisionError" in card
+    assert tab.eval("document.getElementById('timeline').dataset.bars") == "3"
+    bars = tab.eval(
+        "[...document.querySelectorAll('#timeline .tl-bar')].map(b => [b.style.left, b.style.width])"
+    )
+    assert bars == [["0%", "100%"], ["25%", "25%"], ["12.5%", "62.5%"]]  # ids 0, 1, 2
+    execution = tab.eval("[...document.querySelectorAll('li.item')].map(li => li.innerText)")
+    assert any("node #1 ran" in f and "ZeroDivisionError" in f for f in execution)
+    assert_offline(tab, run_dir / "view.html")
+
+
 MONITOR_CHECKS = [
     {"name": "answers_access", "flagged": True, "advisory": True, "summary": "read the data"},
     {"name": "model_api", "flagged": False, "advisory": True, "summary": "no API calls"},

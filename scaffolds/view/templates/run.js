@@ -14,6 +14,9 @@ const items = data.items;
 const byNumber = new Map(items.map(function (it) { return [it.i, it]; }));
 const state = { kinds: new Set(), tags: new Set(), query: "", node: null, shown: [], rendered: 0 };
 const evidence = new Map();  // event number -> [{check, quote}]
+// AIDE's nodes by id: with nodes in flight (journal version 3) the journal lists them in the
+// order they completed, and a stopped node leaves its id unused, so an id is not a position
+const treeNodes = new Map(data.tree ? data.tree.nodes.map(function (n) { return [n.id, n]; }) : []);
 const haystacks = new Map();
 
 function clock(seconds) {
@@ -56,7 +59,7 @@ function drawHeader() {
 
 function blocksOf(it) {
   // an AIDE execution shows its node's output and submission check, kept once in the tree
-  const n = it.kind === "execution" && data.tree ? data.tree.nodes[it.node] : null;
+  const n = it.kind === "execution" ? treeNodes.get(it.node) : null;
   if (!n) return it.blocks;
   return it.blocks.concat([
     { label: "output", text: n.output, code: true },
@@ -281,7 +284,7 @@ function selectNode(id, draw) {
 }
 
 function drawCard(card, id) {
-  const n = data.tree.nodes[id];
+  const n = treeNodes.get(id);
   if (n) {
     const box = el("div", "card");
     box.id = "card-" + id;
@@ -312,12 +315,13 @@ function drawTree() {
   aside.hidden = false;
   const children = new Map();
   const roots = [];
-  for (const n of tree.nodes) {
+  const byId = tree.nodes.slice().sort(function (a, b) { return a.id - b.id; });
+  for (const n of byId) {
     if (n.parent_id === null) roots.push(n);
     else { if (!children.has(n.parent_id)) children.set(n.parent_id, []); children.get(n.parent_id).push(n); }
   }
   const buggy = tree.nodes.filter(function (n) { return n.is_buggy; }).length;
-  const best = tree.nodes[tree.best_id];
+  const best = treeNodes.get(tree.best_id);
   aside.appendChild(el("div", "fact", tree.nodes.length + " nodes, " + buggy + " buggy · " +
     (tree.lower_is_better ? "lower" : "higher") + " is better · best: " +
     (best ? "#" + best.id + " (" + number(best.metric) + ")" : "none")));
@@ -340,6 +344,37 @@ function drawTree() {
     return list;
   }
   aside.appendChild(branch(roots));
+  drawTimeline(aside, tree.nodes);
+}
+
+// with nodes in flight (journal version 3): one bar per node from its start to its end, in
+// wall time; a bar selects its node, as the tree's buttons do
+function drawTimeline(aside, nodes) {
+  const timed = nodes.filter(function (n) { return n.started_at != null && n.ended_at != null; });
+  if (!timed.length) return;
+  timed.sort(function (a, b) { return a.id - b.id; });
+  const t0 = Math.min.apply(null, timed.map(function (n) { return n.started_at; }));
+  const t1 = Math.max.apply(null, timed.map(function (n) { return n.ended_at; }));
+  const span = Math.max(t1 - t0, 0.001);
+  const box = el("div", "timeline");
+  box.id = "timeline";
+  box.appendChild(el("div", "fact", "nodes in flight over time: " + timed.length + " nodes in " + number(span) + " s"));
+  for (const n of timed) {
+    const row = el("button", "tl-row");
+    row.dataset.nodeId = n.id;
+    row.title = "#" + n.id + " " + n.operator + ", " + number(n.ended_at - n.started_at) + " s, from +" + number(n.started_at - t0) + " s";
+    row.appendChild(el("span", "tl-id", "#" + n.id));
+    const track = el("span", "tl-track");
+    const bar = el("span", "tl-bar" + (n.is_buggy ? " buggy" : ""));
+    bar.style.left = (100 * (n.started_at - t0) / span) + "%";
+    bar.style.width = Math.max(0.5, 100 * (n.ended_at - n.started_at) / span) + "%";
+    track.appendChild(bar);
+    row.appendChild(track);
+    row.addEventListener("click", function () { selectNode(state.node === n.id ? null : n.id, true); });
+    box.appendChild(row);
+  }
+  box.dataset.bars = String(timed.length);
+  aside.appendChild(box);
 }
 
 const started = performance.now();
