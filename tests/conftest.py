@@ -242,29 +242,55 @@ def gold_paths(tmp_path_factory: pytest.TempPathFactory, mlebench_data: Path) ->
     return {cid: root / f"{cid}-gold.csv" for cid in synthetic_competitions()}
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def lite_check(
-    tmp_path_factory: pytest.TempPathFactory, mlebench_data: Path, mlebench_checkout: Path
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    mlebench_data: Path,
+    mlebench_checkout: Path,
 ) -> dict[str, Any]:
-    """``python -m baselines check --split lite --smoke --pretrained none --device cpu`` on the
-    synthetic data and stand-in leaderboards, run once: the report (``check.json``) with
-    ``out`` (the folder of each task's files) added. Every Lite baseline's smoke run, graded by
-    the real grader, comes from here."""
-    from baselines.check import CheckOptions, check_tasks
+    """``python -m baselines check --tasks <...> --smoke --pretrained none --device cpu`` on
+    the synthetic data and stand-in leaderboards: of the test module's own Lite competition
+    (its ``CID``), or of the whole Lite split where the module names none. Each competition is
+    checked once per test run, by whichever worker first needs it, so the 22 smoke runs spread
+    over the workers instead of one worker running all 22 while the others wait on it. The
+    report is ``check.json``'s, with ``out`` (the folder of each task's files) added; the
+    split's is the 22 reports merged (tasks, failures, the failed count)."""
     from bench_adapters.mlebench import split_ids
+
+    def checked(cid: str) -> dict[str, Any]:
+        return lite_report(tmp_path_factory, cid, mlebench_data, mlebench_checkout)
+
+    cid = getattr(request.module, "CID", None)
+    if cid is not None:
+        return checked(cid)
+    reports = [checked(c) for c in split_ids("lite")]
+    return {
+        "tasks": [t for r in reports for t in r["tasks"]],
+        "failures": [f for r in reports for f in r["failures"]],
+        "summary": {"failed": sum(r["summary"]["failed"] for r in reports)},
+        "smoke": all(r["smoke"] for r in reports),
+    }
+
+
+def lite_report(
+    factory: pytest.TempPathFactory, cid: str, data: Path, checkout: Path
+) -> dict[str, Any]:
+    """One Lite competition's smoke check, built once for the run (``lite_check``)."""
+    from baselines.check import CheckOptions, check_tasks
     from tests.parallel import built_once
 
     def build(out: Path) -> None:
         options = CheckOptions(
             out_dir=out,
-            task_options={"data_dir": mlebench_data, "mlebench_dir": mlebench_checkout},
+            task_options={"data_dir": data, "mlebench_dir": checkout},
             smoke=True,
             threads=2,
             device="cpu",
             pretrained="none",
         )
-        report = check_tasks([f"mlebench/{c}" for c in split_ids("lite")], options).to_dict()
+        report = check_tasks([f"mlebench/{cid}"], options).to_dict()
         (out / "fixture-report.json").write_text(json.dumps(report))
 
-    out = built_once(tmp_path_factory, "lite-check", build)
+    out = built_once(factory, f"lite-check-{cid}", build)
     return {**json.loads((out / "fixture-report.json").read_text()), "out": out}

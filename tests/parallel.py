@@ -91,9 +91,9 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 # --- time limits ------------------------------------------------------------------------------
 
 BUILD_TIMEOUTS_S = {"lite_check": 1800}
-"""Session fixtures whose build alone may outlast pytest-timeout's 600 s on a busy machine
-(every Lite baseline's smoke run): a test that asks for one may take this long, since its setup
-builds it or waits, on the lock, for the worker that does."""
+"""Fixtures whose build alone may outlast pytest-timeout's 600 s on a busy machine (the whole
+Lite split's smoke runs): a test that asks for one may take this long, since its setup builds
+them or waits, on their locks, for the workers that do."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
