@@ -1,19 +1,25 @@
 """AIDE's nodes in flight as a factor of a grid (``--parallel-nodes``), like ``--policies``: the
-plan, the command lines, the results' rows and summaries that keep each value apart."""
+plan, the command lines, the results' rows and summaries that keep each value apart, and a real
+grid at two widths."""
 
 from __future__ import annotations
 
+import csv
+import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from aide_tree.cassette import keyed, operator_reply, review_call, write_cassette
 from scaffolds.grid.aggregate import row_key, summarize
 from scaffolds.grid.command import scaffold_argv
 from scaffolds.grid.config import GridConfig
 from scaffolds.grid.plan import RunSpec, plan_runs
+from tests.scaffolds.test_ablate_policies import CODE
 
 
 def grid(tmp_path: Path, **kw: Any) -> GridConfig:
@@ -92,3 +98,42 @@ def test_the_report_csv_has_a_width_column_only_for_a_grid_with_widths() -> None
     assert [r["parallel_nodes"] for r in csv_rows(summarize(rows))] == [1, 4]
     plain = [{"scaffold": "aide", "model": "m", "task": "t", "seed": 0}]
     assert "parallel_nodes" not in csv_rows(summarize(plain))[0]
+
+
+@pytest.mark.slow
+def test_a_grid_runs_aide_at_each_width_and_reports_each(agent_dir: Callable[[str], Path]) -> None:
+    """Slow: a grid of two real AIDE processes, one node in flight and two, each starting its
+    kernels and graded, then its report. One cassette, keyed by node, serves both widths."""
+    root = agent_dir("ablate-widths-")
+    replies = {
+        i: [
+            operator_reply(f"Attempt {i}: a logistic regression.", CODE),
+            review_call(False, "ok", 0.9),
+        ]
+        for i in range(3)
+    }
+    replay = write_cassette(root / "keyed.jsonl", keyed(replies))
+    out = root / "grid"
+    argv = ["--scaffolds", "aide", "--models", f"replay:{replay}", "--parallel-nodes", "1,2"]
+    argv += ["--tasks", "demo/tabular-binary", "--steps", "3", "--workers", "2", "--out", str(out)]
+    done = subprocess.run(
+        [sys.executable, "-m", "scaffolds.ablate", *argv],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert sorted(r["parallel_nodes"] for r in rows) == [1, 2]
+    for row in rows:
+        run_dir = out / row["run_dir"]
+        saved = json.loads((run_dir / "run.json").read_text())
+        assert saved["config"]["parallel_nodes"] == row["parallel_nodes"] and row["any_medal"], row
+        assert saved["steps"] == 3, saved
+        header, *nodes = (json.loads(line) for line in (run_dir / "journal.jsonl").open())
+        assert sorted(n["id"] for n in nodes) == [0, 1, 2]
+        # one node at a time keeps today's journal; nodes in flight key theirs by id
+        assert header["format_version"] == (3 if row["parallel_nodes"] == 2 else 2), header
+    with (out / "summary.csv").open() as f:
+        assert sorted(r["parallel_nodes"] for r in csv.DictReader(f)) == ["1", "2"]
