@@ -24,13 +24,25 @@ LLAMA_WHEELS := $(WHEELHOUSE)/llama-cpp-python-$(LLAMA_CPP_VERSION)-$(LLAMA_KEY)
 
 .PHONY: install test lint check demo clean clean-local-model local-model-check sandbox-tools
 
+# On a fresh machine llama.cpp compiles (CPU-bound, minutes) while pip downloads and installs
+# every other extra (mostly network and disk); then the built wheel goes in, then the rest.
+comma := ,
+OTHER_EXTRAS := $(subst $() $(),$(comma),$(filter-out local,$(subst $(comma), ,$(EXTRAS))))
+LLAMA_LOG := $(VENV)/llama-build.log
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q -U pip setuptools wheel
-	@test -n "$$(ls $(LLAMA_WHEELS)/llama_cpp_python-*.whl 2>/dev/null)" || { \
-	  echo "make: building llama-cpp-python $(LLAMA_CPP_VERSION) with $(LLAMA_CMAKE_ARGS) (minutes) ..."; \
-	  CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(PY) -m pip wheel -q --no-deps --no-cache-dir \
-	    --no-binary llama-cpp-python "llama-cpp-python==$(LLAMA_CPP_VERSION)" -w $(LLAMA_WHEELS); }
+	@build=; if [ -z "$$(ls $(LLAMA_WHEELS)/llama_cpp_python-*.whl 2>/dev/null)" ]; then \
+	  echo "make: building llama-cpp-python $(LLAMA_CPP_VERSION) with $(LLAMA_CMAKE_ARGS) (minutes; log: $(LLAMA_LOG)) ..."; \
+	  (CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(PY) -m pip wheel -q --no-deps --no-cache-dir \
+	    --no-binary llama-cpp-python "llama-cpp-python==$(LLAMA_CPP_VERSION)" -w $(LLAMA_WHEELS) \
+	    >$(LLAMA_LOG) 2>&1) & build=$$!; \
+	fi; \
+	echo "$(PY) -m pip install -q -e '.[$(OTHER_EXTRAS)]'"; \
+	$(PY) -m pip install -q -e '.[$(OTHER_EXTRAS)]'; others=$$?; \
+	if [ -n "$$build" ] && ! wait $$build; then \
+	  cat $(LLAMA_LOG) >&2; echo "make: building llama-cpp-python failed (above)" >&2; exit 1; fi; \
+	exit $$others
 	$(PY) -m pip install -q $(LLAMA_WHEELS)/llama_cpp_python-*.whl
 	$(PY) -m pip install -q -e '.[$(EXTRAS)]'
 	touch $@
