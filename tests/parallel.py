@@ -73,6 +73,14 @@ def pytest_configure(config: pytest.Config) -> None:
     from scaffolds.grid.users import isolation_on, lease_free
     from tools.agent_env import AGENT_USER_ENV
 
+    # A suite a script starts in the background (``bash .ci/run &``) inherits SIGINT and
+    # SIGQUIT ignored, as POSIX has for asynchronous commands, and so would every process a
+    # test starts: the tests of interrupts would fail for how the suite was launched.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if signal.getsignal(signal.SIGQUIT) is signal.SIG_IGN:
+        signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
     if runs_tests(config) and isolation_on():  # whatever the caller's environment says
         lease = lease_free()  # held (an flock) until this process ends
         config.stash[_LEASE] = lease
