@@ -242,12 +242,19 @@ def gold_paths(tmp_path_factory: pytest.TempPathFactory, mlebench_data: Path) ->
     return {cid: root / f"{cid}-gold.csv" for cid in synthetic_competitions()}
 
 
+@pytest.fixture(scope="session")
+def lite_reports() -> dict[str, dict[str, Any]]:
+    """The Lite smoke checks this pytest process has read, by competition (``lite_check``)."""
+    return {}
+
+
 @pytest.fixture
 def lite_check(
     request: pytest.FixtureRequest,
     tmp_path_factory: pytest.TempPathFactory,
     mlebench_data: Path,
     mlebench_checkout: Path,
+    lite_reports: dict[str, dict[str, Any]],
 ) -> dict[str, Any]:
     """``python -m baselines check --tasks <...> --smoke --pretrained none --device cpu`` on
     the synthetic data and stand-in leaderboards: of the test module's own Lite competition
@@ -259,7 +266,9 @@ def lite_check(
     from bench_adapters.mlebench import split_ids
 
     def checked(cid: str) -> dict[str, Any]:
-        return lite_report(tmp_path_factory, cid, mlebench_data, mlebench_checkout)
+        if cid not in lite_reports:  # a plain pytest run has no share: built here, once
+            lite_reports[cid] = lite_report(tmp_path_factory, cid, mlebench_data, mlebench_checkout)
+        return lite_reports[cid]
 
     cid = getattr(request.module, "CID", None)
     if cid is not None:
