@@ -222,7 +222,10 @@ def test_judge_eval_end_to_end_with_the_local_model(tmp_path: Path, local_model:
     prompts that carry a long reproduce.log are refused by the server (invalid verdicts with
     the reason, cheaply); the Code Development prompts fit. SmolLM2-135M answers them with a
     valid verdict at temperature 0 (here: both); at least one valid verdict is required, and
-    every leaf must end with a recorded outcome: a verdict, or invalid with its reason."""
+    every leaf must end with a recorded outcome: a verdict, or invalid with its reason.
+
+    Slow: a real 135M model on the CPU reads two judge prompts of up to 2k tokens, beside the
+    other workers (about 45 s in the last two CI runs)."""
     paper = "semantic-self-consistency"
     long_log = "".join(f"step {i} loss 0.{i:04d}\n" for i in range(8000))
     tree = small_tree(paper, 1, code_development=2)
