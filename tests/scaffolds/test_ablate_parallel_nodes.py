@@ -19,7 +19,7 @@ from scaffolds.grid.aggregate import row_key, summarize
 from scaffolds.grid.command import scaffold_argv
 from scaffolds.grid.config import GridConfig
 from scaffolds.grid.plan import RunSpec, plan_runs
-from tests.scaffolds.test_ablate_policies import CODE
+from tests.scaffolds.test_ablate_policies import CODE, run_grid
 
 
 def grid(tmp_path: Path, **kw: Any) -> GridConfig:
@@ -116,15 +116,7 @@ def test_a_grid_runs_aide_at_each_width_and_reports_each(agent_dir: Callable[[st
     out = root / "grid"
     argv = ["--scaffolds", "aide", "--models", f"replay:{replay}", "--parallel-nodes", "1,2"]
     argv += ["--tasks", "demo/tabular-binary", "--steps", "3", "--workers", "2", "--out", str(out)]
-    done = subprocess.run(
-        [sys.executable, "-m", "scaffolds.ablate", *argv],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-
-    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    rows = run_grid(argv, out)
     assert sorted(r["parallel_nodes"] for r in rows) == [1, 2]
     for row in rows:
         run_dir = out / row["run_dir"]

@@ -95,6 +95,19 @@ def reply(content: str | None, *calls: tuple[str, dict[str, Any]]) -> str:
     return json.dumps({"role": "assistant", "content": content, "tool_calls": tool_calls})
 
 
+def run_grid(argv: list[str], out: Path) -> list[dict[str, Any]]:
+    """``python -m scaffolds.ablate ARGV`` run to its end, which must be exit 0; the rows of
+    its ``results.jsonl`` in ``out``."""
+    done = subprocess.run(
+        [sys.executable, "-m", "scaffolds.ablate", *argv],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+
+
 @pytest.mark.slow
 def test_a_grid_compares_policies_and_reports_them(agent_dir: Callable[[str], Path]) -> None:
     """Slow: a grid of three real scaffold processes (AIDE under two policies, BasicAgent),
@@ -109,15 +122,7 @@ def test_a_grid_compares_policies_and_reports_them(agent_dir: Callable[[str], Pa
     argv = ["--scaffolds", "aide,basic", "--models", f"replay:{root}/{{scaffold}}.jsonl"]
     argv += ["--tasks", "demo/tabular-binary", "--policies", "mcts,evolutionary"]
     argv += ["--steps", "1", "--workers", "3", "--out", str(out)]
-    done = subprocess.run(
-        [sys.executable, "-m", "scaffolds.ablate", *argv],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-
-    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    rows = run_grid(argv, out)
     assert sorted((r["scaffold"], r["policy"]) for r in rows) == [
         ("aide", "evolutionary"),
         ("aide", "mcts"),
