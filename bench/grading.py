@@ -11,10 +11,11 @@ answers, perturbed) into a temporary folder, then:
 - times ``python -m bench_adapters grade`` end to end in a fresh process (imports, reading the
   answers and the submission, grading, report) and records that process's peak RSS (``VmHWM``,
   so Linux only), also as a multiple of the answers' in-memory size;
-- records the peak RSS of a fresh process that only imports the CLI and the grader (about
-  200 MiB of Python, pandas and scikit-learn), and what grading adds above it as a multiple of
-  the answers' in-memory size (``growth_over_answers``, goal: under 3x). Where the answers are
-  a few MiB the imports are most of the peak, and ``peak_rss_over_answers`` says little about
+- records the peak RSS of a fresh process that only imports the CLI and the grader and reads a
+  one-row CSV (about 200 MiB of Python, pandas and scikit-learn), and what grading adds above
+  it as a multiple of the answers' in-memory size (``growth_over_answers``, goal: under 3x;
+  both the answers and the submission are held, so 2x is the floor). Where the answers are a
+  few MiB the imports are most of the peak, and ``peak_rss_over_answers`` says little about
   the copies grading makes;
 - times the in-process stages: reading the submission, reading the answers, the grade function;
 - with ``--upstream-src`` and ``--upstream-python``, grades the same file with upstream's own
@@ -371,13 +372,18 @@ def _upstream_run(
 
 def _imports_run(cid: str, work: Path) -> tuple[float, float]:
     """Wall seconds and peak RSS (MiB) of a fresh process that only imports the CLI and the
-    competition's grader: the floor under every grade, whatever the answers' size."""
+    competition's grader and reads a one-row CSV (the parser's first use takes about 5 MiB):
+    the floor under every grade, whatever the answers' size."""
     from bench_adapters.mlebench.graders import module_name
 
     module = f"bench_adapters.mlebench.graders.{module_name(cid)}"  # may start with a digit
     script = work / "imports.py"
+    (work / "one-row.csv").write_text("id,value\n1,0.5\n")
     script.write_text(
-        f"import importlib, bench_adapters.cli\nimportlib.import_module({module!r})\n"
+        "import importlib, bench_adapters.cli\n"
+        "from bench_adapters.csvio import read_csv\n"
+        f"importlib.import_module({module!r})\n"
+        f"read_csv({str(work / 'one-row.csv')!r})\n"
     )
     wall, rss, _ = _run(sys.executable, "path", str(script), [], work)
     return wall, rss

@@ -24,6 +24,20 @@ def ids_differ(left: pd.Series, right: pd.Series) -> bool:
     return bool((left.values != right.values).any())
 
 
+def same_order(left: pd.Series, right: pd.Series) -> bool:
+    """Two id columns of one dtype, no id missing, equal position by position. Upstream sorts
+    both sides by id and pairs rows by position; one deterministic sort of two equal key
+    columns moves both alike, so here it would pair row i with row i, ties included: a grader
+    can skip the sorts and their copies (a submission written in the answers' order, as most
+    are, from the sample submission)."""
+    return (
+        len(left) == len(right)
+        and left.dtype == right.dtype
+        and not left.hasnans
+        and not ids_differ(left, right)
+    )
+
+
 def sorted_by_id(
     submission: pd.DataFrame, answers: pd.DataFrame, id_col: str, message: str
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -55,6 +69,8 @@ def accuracy_inputs(
         raise InvalidSubmissionError(f"Submission must have a `{target}` column")
     if id_col not in submission.columns:
         raise InvalidSubmissionError(f"Submission must have a `{id_col}` column")
+    if same_order(submission[id_col], answers[id_col]):  # the same pairs, in file order
+        return answers[target].to_numpy(), submission[target].to_numpy()
     submission = submission.sort_values(id_col)
     answers = answers.sort_values(id_col)
     if ids_differ(submission[id_col], answers[id_col]):

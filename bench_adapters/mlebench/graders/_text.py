@@ -27,6 +27,8 @@ import pandas as pd
 from rapidfuzz.distance import Levenshtein
 from rapidfuzz.process import cpdist
 
+from ._helpers import ids_differ, same_order
+
 CHUNK = 16_384
 """Rows turned into Python strings at a time (a few MB of them)."""
 
@@ -53,8 +55,20 @@ def column_text(values: Iterable[object], conversion: Conversion) -> list[str]:
 
 
 def sorted_positions(ids: pd.Series) -> np.ndarray:
-    """Row positions that sort ``ids`` as ``DataFrame.sort_values`` does (missing ids last)."""
-    return ids.reset_index(drop=True).sort_values().index.to_numpy()
+    """Row positions that sort ``ids`` as ``DataFrame.sort_values`` does (missing ids last),
+    without the sorted copy."""
+    return np.asarray(ids.array.argsort(kind="quicksort", na_position="last"))
+
+
+def id_pairing(submitted: pd.Series, expected: pd.Series) -> tuple[bool, np.ndarray | None]:
+    """Whether two id columns of equal length hold the same ids once both are sorted, and the
+    rows of the submission in the answers' order (``pairing``; None: file order already)."""
+    if same_order(submitted, expected):
+        return True, None
+    sub_order, ans_order = sorted_positions(submitted), sorted_positions(expected)
+    if ids_differ(submitted.iloc[sub_order], expected.iloc[ans_order]):
+        return False, None
+    return True, pairing(ans_order, sub_order)
 
 
 def pairing(true_order: np.ndarray, predicted_order: np.ndarray) -> np.ndarray:

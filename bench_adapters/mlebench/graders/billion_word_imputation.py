@@ -19,8 +19,8 @@ import numpy as np
 import pandas as pd
 
 from . import InvalidSubmissionError
-from ._helpers import ids_differ, require
-from ._text import mean_levenshtein, pairing, sorted_positions, text_chunks
+from ._helpers import require
+from ._text import id_pairing, mean_levenshtein, text_chunks
 
 ANSWERS = "test.csv"
 SAMPLE_SUBMISSION = "private/sample_submission.csv"
@@ -36,12 +36,10 @@ def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> np.float64:
         raise InvalidSubmissionError(
             f"Submission and answers have different lengths: {len(submission)} vs {len(answers)}"
         )
-    sub_order = sorted_positions(submission["id"])
-    ans_order = sorted_positions(answers["id"])
-    if ids_differ(submission["id"].iloc[sub_order], answers["id"].iloc[ans_order]):
+    match, rows = id_pairing(submission["id"], answers["id"])
+    if not match:
         raise InvalidSubmissionError("Submission and answers should contain the same IDs")
     truth = text_chunks(answers["sentence"], "as_read")
-    rows = pairing(ans_order, sub_order)
     predicted = _submitted(text_chunks(submission["sentence"], "as_read", rows))
     return mean_levenshtein(truth, predicted, len(answers))
 

@@ -17,8 +17,8 @@ import numpy as np
 import pandas as pd
 
 from . import InvalidSubmissionError
-from ._helpers import ids_differ, require
-from ._text import mean_levenshtein, pairing, sorted_positions, text_chunks
+from ._helpers import require
+from ._text import id_pairing, mean_levenshtein, text_chunks
 
 ANSWERS = "test.csv"
 SAMPLE_SUBMISSION = "public/sample_submission.csv"
@@ -33,10 +33,9 @@ def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> np.float64:
         raise InvalidSubmissionError("Submission must have a 'InChI' column")
     require("image_id" in answers.columns, "Answers must have 'image_id' column")
     require("InChI" in answers.columns, "Answers must have 'InChI' column")
-    sub_order = sorted_positions(submission["image_id"])
-    ans_order = sorted_positions(answers["image_id"])
-    if ids_differ(submission["image_id"].iloc[sub_order], answers["image_id"].iloc[ans_order]):
+    match, rows = id_pairing(submission["image_id"], answers["image_id"])
+    if not match:
         raise InvalidSubmissionError("Submission and answers must have the same ids")
     truth = text_chunks(answers["InChI"], "astype_str")
-    predicted = text_chunks(submission["InChI"], "astype_str", pairing(ans_order, sub_order))
+    predicted = text_chunks(submission["InChI"], "astype_str", rows)
     return mean_levenshtein(truth, predicted, len(answers))

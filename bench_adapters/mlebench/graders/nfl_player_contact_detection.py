@@ -15,7 +15,7 @@ import pandas as pd
 from sklearn.metrics import matthews_corrcoef
 
 from . import InvalidSubmissionError
-from ._helpers import require
+from ._helpers import require, same_order
 
 ANSWERS = "test.csv"
 SAMPLE_SUBMISSION = "public/sample_submission.csv"
@@ -31,6 +31,8 @@ def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> float:
     require("contact" in answers.columns, "contact column not found in answers")
     if not {"contact_id", "contact"} <= set(submission.columns):
         raise InvalidSubmissionError("Submission must have columns: contact_id, contact")
+    if same_order(submission["contact_id"], answers["contact_id"]):  # the same pairs, unsorted
+        return matthews_corrcoef(answers["contact"].to_numpy(), submission["contact"].to_numpy())
     submission = submission[["contact_id", "contact"]].sort_values("contact_id")
     answers = answers[["contact_id", "contact"]].sort_values("contact_id")
     ours, truth = submission["contact_id"], answers["contact_id"]

@@ -20,7 +20,7 @@ import pytest
 from sklearn.metrics import label_ranking_average_precision_score
 
 from bench_adapters import CompetitionTask, resolve_task
-from bench_adapters.csvio import read_numbers_in_chunks
+from bench_adapters.csvio import read_in_chunks
 from bench_adapters.mlebench.data import LOWER_IS_BETTER
 from bench_adapters.mlebench.graders import InvalidSubmissionError, get_grader
 from bench_adapters.mlebench.graders.freesound_audio_tagging_2019 import (
@@ -312,21 +312,84 @@ def test_answers_are_handed_out_without_a_copy_yet_kept_safe(tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize("chunk_rows", [1, 3, 64])
-def test_numbers_are_read_in_chunks_as_a_whole_file_read(tmp_path: Path, chunk_rows: int) -> None:
+def test_files_are_read_in_chunks_as_a_whole_file_read(tmp_path: Path, chunk_rows: int) -> None:
     """The reader that keeps 13 M answer rows within three times their size gives what a
-    whole-file read gives, and hands text or a dtype that changes back to it."""
-    path = tmp_path / "numbers.csv"
+    whole-file read gives, numbers and text alike, and hands a dtype that changes back to it."""
+    path = tmp_path / "rows.csv"
     frame = pd.DataFrame(
-        {"event_id": np.arange(10) * 7, "x": np.linspace(-1, 1, 10) / 3, "flag": [True, False] * 5}
+        {
+            "event_id": np.arange(10) * 7,
+            "x": np.linspace(-1, 1, 10) / 3,
+            "flag": [True, False] * 5,
+            "sentence": [f"the {i}th sentence, quoted" for i in range(10)],
+        }
     )
     frame.to_csv(path, index=False)
-    pd.testing.assert_frame_equal(read_numbers_in_chunks(path, chunk_rows), pd.read_csv(path))
+    read = read_in_chunks(path, chunk_rows)
+    assert read is not None
+    pd.testing.assert_frame_equal(read, pd.read_csv(path))
     late_blank = frame.astype({"event_id": object})
     late_blank.loc[9, "event_id"] = None  # ints, then a float column in the last chunk
     late_blank.to_csv(path, index=False)
-    assert read_numbers_in_chunks(path, chunk_rows) is None or chunk_rows == 64
-    frame.assign(x="text").to_csv(path, index=False)
-    assert read_numbers_in_chunks(path, chunk_rows) is None
+    assert read_in_chunks(path, chunk_rows) is None or chunk_rows == 64
+    for cell in ["12", " -3.5e2 ", "True", "nan", "inf", ""]:  # a text column's odd cells
+        odd = frame.assign(sentence=frame["sentence"].where(frame.index != 4, cell))
+        odd.to_csv(path, index=False)
+        read = read_in_chunks(path, chunk_rows)
+        if chunk_rows == 1:  # the odd cell's chunk alone: a number, a boolean or missing
+            assert read is None, cell
+        else:
+            assert read is not None and read.equals(pd.read_csv(path)), cell
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_chunked_read_never_differs_from_a_whole_file_read(tmp_path: Path, seed: int) -> None:
+    """Columns drawn from cells that parse as text, numbers, booleans or missing values: where
+    the chunked reader answers at all, its frame is the whole-file read's."""
+    rng = np.random.default_rng(seed)
+    cells = ["abc", "x y", "1", "2.5", "", "True", "false", " 7 ", "NaN", "Inf", "1e3", "-0"]
+    columns = {f"c{k}": rng.choice(cells[: rng.integers(2, len(cells) + 1)], 40) for k in range(4)}
+    path = tmp_path / "mixed.csv"
+    pd.DataFrame(columns).to_csv(path, index=False)
+    for chunk_rows in (1, 5, 16, 64):
+        read = read_in_chunks(path, chunk_rows)
+        if read is not None:
+            pd.testing.assert_frame_equal(read, pd.read_csv(path))
+    plain = pd.DataFrame({"a": rng.choice(["abc", "x y"], 40), "b": rng.integers(0, 9, 40)})
+    plain.to_csv(path, index=False)
+    read = read_in_chunks(path, 7)
+    assert read is not None
+    pd.testing.assert_frame_equal(read, pd.read_csv(path))
+
+
+@pytest.mark.parametrize(
+    ("cid", "id_col", "target"),
+    [
+        ("cdiscount-image-classification-challenge", "_id", "category_id"),
+        ("bms-molecular-translation", "image_id", "InChI"),
+        ("billion-word-imputation", "id", "sentence"),
+        ("nfl-player-contact-detection", "contact_id", "contact"),
+    ],
+)
+def test_a_submission_in_the_answers_order_grades_as_when_sorted(
+    tmp_path: Path, cid: str, id_col: str, target: str
+) -> None:
+    """Graders skip the sorts (and their copies) where the ids already pair row i with row i:
+    the score is the sorted path's, which a shuffled copy of the same rows takes."""
+    make_prepared(cid, tmp_path, seed=3)
+    task = resolve_task(f"mlebench/{cid}", data_dir=tmp_path)
+    assert isinstance(task, CompetitionTask)
+    answers = task._answers()
+    ordered = answers[[id_col, target]].copy()
+    half = len(ordered) // 2
+    ordered[target] = np.concatenate(  # half the rows take their neighbour's label or text
+        [np.roll(ordered[target].to_numpy()[:half], 1), ordered[target].to_numpy()[half:]]
+    )
+    shuffled = ordered.sample(frac=1, random_state=0).reset_index(drop=True)
+    grade = task.grader_spec.grade
+    score = grade(ordered, answers)
+    assert score == grade(shuffled, answers)
+    assert score != grade(answers[[id_col, target]].copy(), answers)
 
 
 # --- learning-agency-lab-automated-essay-scoring-2: quadratic-weighted kappa ---------------
