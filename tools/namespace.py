@@ -72,12 +72,15 @@ def control_folder() -> Path:
     for old in root.iterdir():
         try:
             owner = (old / "owner").read_text()
-        except OSError:
-            continue  # being created right now, or not ours
-        if _process_key(int(owner.split()[0])) != owner:
+            pid = int(owner.split()[0])
+        except (OSError, ValueError, IndexError):
+            continue  # being created right now by another harness, or not ours
+        if _process_key(pid) != owner:
             shutil.rmtree(old, ignore_errors=True)
     control = Path(tempfile.mkdtemp(dir=root))
-    (control / "owner").write_text(_process_key(os.getpid()) or "")
+    written = control / "owner.new"  # renamed whole: another harness never reads it half-written
+    written.write_text(_process_key(os.getpid()) or "")
+    written.replace(control / "owner")
     return control
 
 

@@ -178,8 +178,13 @@ def test_one_sandbox_per_run_shares_tmp_and_processes_until_closed(workspace: Wo
     stale = Path(tempfile.gettempdir()) / "scaffolds-sandboxes" / "left-by-a-killed-harness"
     stale.mkdir(parents=True, exist_ok=True)
     (stale / "owner").write_text("4194303 1")  # a process that is not running
+    starting = stale.with_name("being-created-by-another-harness")
+    starting.mkdir(exist_ok=True)
+    (starting / "owner").write_text("")  # caught between creating the file and writing it
     box = Sandbox.create(workspace)
     assert not stale.exists()  # swept when the next sandbox starts
+    assert starting.is_dir()  # left to the harness creating it
+    shutil.rmtree(starting)
     try:
         started = run_bash(
             box,
